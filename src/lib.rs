@@ -1,0 +1,12 @@
+//! A General Game Playing (GGP) player for Breakthrough.
+//!
+//! The crate is organised in rooms with one job each; dependencies point one way:
+//! `player` (HTTP) uses `agent`, which uses `search`, which knows only the [`game::Game`]
+//! trait that `breakthrough` implements. The rules know nothing of HTTP.
+
+pub mod agent;
+pub mod breakthrough;
+pub mod game;
+pub mod player;
+pub mod search;
+pub mod sexpr;

@@ -1,0 +1,2 @@
+//! The GGP HTTP player.
+pub mod protocol;

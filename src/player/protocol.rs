@@ -1,0 +1,1 @@
+//! GGP request parsing (being written).

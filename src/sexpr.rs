@@ -1,0 +1,1 @@
+//! KIF / S-expression reading and printing (being written).
