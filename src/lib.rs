@@ -5,6 +5,7 @@
 //! trait that `breakthrough` implements. The rules know nothing of HTTP.
 
 pub mod agent;
+pub mod bench;
 pub mod breakthrough;
 pub mod game;
 pub mod player;

@@ -1,0 +1,106 @@
+//! The fixed benchmark positions that every speed claim refers to.
+
+use std::time::{Duration, Instant};
+
+use crate::agent::EvalKind;
+use crate::breakthrough::{Board, BoardSize, Color};
+use crate::search::{self, Limits};
+
+/// A named position and the depth `bench` searches it to.
+pub struct BenchPosition {
+    pub name: &'static str,
+    pub diagram: &'static str,
+    pub depth: u32,
+}
+
+/// Start positions and middle games (reached by seeded random play) on 5x5, 6x6, 8x8.
+pub const POSITIONS: &[BenchPosition] = &[
+    BenchPosition {
+        name: "5x5 start",
+        diagram: "BBBBB BBBBB ..... WWWWW WWWWW",
+        depth: 11,
+    },
+    BenchPosition {
+        name: "5x5 middle",
+        diagram: "B.BBB BBBB. .WWWB .W..W WWWWW",
+        depth: 11,
+    },
+    BenchPosition {
+        name: "6x6 start",
+        diagram: "BBBBBB BBBBBB ...... ...... WWWWWW WWWWWW",
+        depth: 10,
+    },
+    BenchPosition {
+        name: "6x6 middle",
+        diagram: "BBBBBB B...B. .BBWB. ...... WWWW.W WWWW.W",
+        depth: 10,
+    },
+    BenchPosition {
+        name: "8x8 start",
+        diagram: "BBBBBBBB BBBBBBBB ........ ........ ........ ........ WWWWWWWW WWWWWWWW",
+        depth: 8,
+    },
+    BenchPosition {
+        name: "8x8 opening",
+        diagram: "BB.BBBBB BBB.B..B ...B.BB. ..B..... ....W..W ..W..... WW.W.WWW WWWWWWW.",
+        depth: 8,
+    },
+    BenchPosition {
+        name: "8x8 middle",
+        diagram: ".BBBBBBB B.B..B.. .B.B...B BW..B.B. ...W.W.. ......W. W.W.WWWW WWWWW..W",
+        depth: 8,
+    },
+    BenchPosition {
+        name: "8x8 late middle",
+        diagram: "BB.B..BB ....BB.. BBB.B.BB ..WB.B.. W..W.... W.WW..WW .W..WW.. ..W.WWWW",
+        depth: 8,
+    },
+];
+
+impl BenchPosition {
+    /// The position, white to move; diagrams list rows top (y = height) first.
+    pub fn board(&self) -> Board {
+        let rows = self.diagram.split_whitespace().collect::<Vec<_>>().join("\n");
+        Board::from_diagram(&rows, Color::White).expect("bench diagrams are valid")
+    }
+
+    pub fn size(&self) -> BoardSize {
+        self.board().size()
+    }
+}
+
+/// One searched bench position.
+pub struct BenchLine {
+    pub name: &'static str,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub best: String,
+    pub score: i32,
+}
+
+/// Searches every bench position to its depth (plus `extra_depth`) with `eval`,
+/// calling `report` after each.
+pub fn run(eval: EvalKind, extra_depth: i32, mut report: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    let mut lines = Vec::new();
+    for p in POSITIONS {
+        let board = p.board();
+        let depth = (p.depth as i32 + extra_depth).max(1) as u32;
+        let start = Instant::now();
+        let r = search::search(&board, eval.evaluator(), &Limits::depth(depth));
+        let line = BenchLine {
+            name: p.name,
+            depth: r.depth,
+            nodes: r.nodes,
+            time: start.elapsed(),
+            best: r.best_move.map_or("-".into(), |m| {
+                let (a, b, c, d) = board.move_coords(m);
+                format!("(move {a} {b} {c} {d})")
+            }),
+            score: r.score,
+        };
+        report(&line);
+        lines.push(line);
+    }
+    lines
+}

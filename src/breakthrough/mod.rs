@@ -1,0 +1,78 @@
+//! Breakthrough under the course rules (see `shared/RULES.md`): bitboards for every
+//! board from 2x4 to 10x10, move generation, perft and evaluations.
+
+mod board;
+pub mod eval;
+mod geometry;
+mod movegen;
+pub mod perft;
+mod zobrist;
+
+pub use board::{Board, Color, MAX_MOVES, Move, MoveList};
+pub use geometry::{BoardSize, Geometry, SizeError};
+
+use crate::game::{Game, Outcome};
+
+impl Game for Board {
+    type Move = Move;
+    type MoveList = MoveList;
+
+    #[inline]
+    fn generate_moves(&self, list: &mut MoveList) {
+        Board::generate_moves(self, list)
+    }
+
+    #[inline]
+    fn make(&mut self, m: Move) {
+        Board::make(self, m)
+    }
+
+    #[inline]
+    fn unmake(&mut self, m: Move) {
+        Board::unmake(self, m)
+    }
+
+    #[inline]
+    fn decided(&self) -> Option<Outcome> {
+        self.winner().map(|w| {
+            if w == self.side_to_move() {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            }
+        })
+    }
+
+    #[inline]
+    fn has_moves(&self) -> bool {
+        Board::has_moves(self)
+    }
+
+    fn outcome_without_moves(&self) -> Outcome {
+        Outcome::Draw
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        Board::hash(self)
+    }
+
+    #[inline]
+    fn move_priority(&self, m: Move) -> i32 {
+        if self.is_winning_move(m) {
+            return 1_000_000;
+        }
+        // Further advanced destinations first; captures before quiet moves.
+        let (_, y) = self.geometry().coords(m.to());
+        let advance = match self.side_to_move() {
+            Color::White => y as i32,
+            Color::Black => self.geometry().height() as i32 + 1 - y as i32,
+        };
+        advance + if m.is_capture() { 100 } else { 0 }
+    }
+
+    fn move_name(&self, m: Move) -> String {
+        let (x1, y1, x2, y2) = self.move_coords(m);
+        format!("(move {x1} {y1} {x2} {y2})")
+    }
+}

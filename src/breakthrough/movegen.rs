@@ -1,0 +1,78 @@
+//! Move generation with bitboard shifts, for the course rules: a pawn moves one
+//! square straight forward onto an empty square, or one square diagonally forward
+//! to capture an enemy pawn.
+
+use super::board::{Board, Color, Move, MoveList};
+
+/// The three target sets of the side to move, with the shift that maps each
+/// target back to its origin.
+struct Targets {
+    forward: u128,
+    /// Captures towards higher x.
+    right: u128,
+    /// Captures towards lower x.
+    left: u128,
+}
+
+impl Board {
+    #[inline(always)]
+    fn targets(&self) -> Targets {
+        let g = &self.geo;
+        let s = g.stride;
+        let [white, black] = self.pawns;
+        let empty = g.all & !(white | black);
+        match self.side {
+            Color::White => Targets {
+                forward: (white << s) & empty,
+                right: ((white & g.not_last_col) << (s + 1)) & black,
+                left: ((white & g.not_first_col) << (s - 1)) & black,
+            },
+            Color::Black => Targets {
+                forward: (black >> s) & empty,
+                right: ((black & g.not_last_col) >> (s - 1)) & white,
+                left: ((black & g.not_first_col) >> (s + 1)) & white,
+            },
+        }
+    }
+
+    /// Every legal move of the side to move, captures first. A position in which
+    /// the game is already won still yields moves: callers check `winner` first.
+    #[inline]
+    pub fn generate_moves(&self, list: &mut MoveList) {
+        use crate::game::MoveBuffer;
+        list.clear();
+        let t = self.targets();
+        let s = self.geo.stride as i32;
+        // Offsets from target back to origin.
+        let (fwd, right, left) = match self.side {
+            Color::White => (-s, -(s + 1), -(s - 1)),
+            Color::Black => (s, s - 1, s + 1),
+        };
+        push_all(list, t.right, right, true);
+        push_all(list, t.left, left, true);
+        push_all(list, t.forward, fwd, false);
+    }
+
+    /// The number of legal moves, without listing them (bulk counting for perft).
+    #[inline]
+    pub fn count_moves(&self) -> u32 {
+        let t = self.targets();
+        t.forward.count_ones() + t.right.count_ones() + t.left.count_ones()
+    }
+
+    /// Whether the side to move has at least one legal move.
+    #[inline]
+    pub fn has_moves(&self) -> bool {
+        let t = self.targets();
+        t.forward | t.right | t.left != 0
+    }
+}
+
+#[inline(always)]
+fn push_all(list: &mut MoveList, mut targets: u128, offset: i32, capture: bool) {
+    while targets != 0 {
+        let to = targets.trailing_zeros() as i32;
+        targets &= targets - 1;
+        list.push(Move::new((to + offset) as u8, to as u8, capture));
+    }
+}

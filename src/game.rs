@@ -1,0 +1,67 @@
+//! The `Game` trait: everything the search needs to know about a two-player,
+//! alternating-move, perfect-information game, and nothing more.
+//!
+//! Keeping the search behind this trait lets other games of the same family
+//! (Lines of Action, Ataxx, Halma) reuse it later.
+
+use std::fmt::Debug;
+
+/// The result of a finished game, seen from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// A fixed-capacity move list that lives on the stack: the search allocates no
+/// heap memory per node.
+pub trait MoveBuffer<M>: Default {
+    fn as_slice(&self) -> &[M];
+    fn as_mut_slice(&mut self) -> &mut [M];
+    fn clear(&mut self);
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+    fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+}
+
+pub trait Game: Clone + Send + Sync + 'static {
+    type Move: Copy + Eq + Default + Debug + Send + Sync + 'static;
+    type MoveList: MoveBuffer<Self::Move>;
+
+    /// Fills `list` with every legal move of the side to move (cleared first).
+    fn generate_moves(&self, list: &mut Self::MoveList);
+    /// Plays `m`, which must be legal in the current position.
+    fn make(&mut self, m: Self::Move);
+    /// Takes back `m`, which must be the last move made.
+    fn unmake(&mut self, m: Self::Move);
+    /// The outcome when the game is over regardless of the moves available (for
+    /// Breakthrough: a pawn stands on its goal row), seen from the side to move.
+    fn decided(&self) -> Option<Outcome>;
+    /// Whether the side to move has a legal move (cheaper than listing them).
+    fn has_moves(&self) -> bool {
+        let mut list = Self::MoveList::default();
+        self.generate_moves(&mut list);
+        !list.is_empty()
+    }
+    /// The outcome when the side to move has no legal move.
+    fn outcome_without_moves(&self) -> Outcome;
+    /// A Zobrist-style hash of the position, side to move included.
+    fn hash(&self) -> u64;
+    /// A cheap static ordering hint: larger means search earlier (wins, captures).
+    fn move_priority(&self, m: Self::Move) -> i32;
+    /// The move in the game's own notation, for logs and principal lines.
+    fn move_name(&self, m: Self::Move) -> String;
+}
+
+/// A static evaluation, in centi-pawn-like units, from the side to move's view.
+pub trait Evaluator<G: Game>: Send + Sync {
+    fn evaluate(&self, game: &G) -> i32;
+}
+
+/// The most legal moves any game may offer in one position; the search keeps
+/// per-move ordering keys in a stack array of this size.
+pub const MAX_BRANCHING: usize = 256;

@@ -1,0 +1,66 @@
+//! When a search must stop: depth, deadlines and an external stop flag.
+//!
+//! Only the searching thread reads the clock, every few thousand nodes; other
+//! threads stop it through the shared flag.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The deepest iteration the search will start; also bounds the ply arrays.
+pub const MAX_DEPTH: u32 = 120;
+
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Do not start an iteration deeper than this.
+    pub max_depth: u32,
+    /// Do not start a new iteration after this instant.
+    pub soft_deadline: Option<Instant>,
+    /// Abort the running iteration at this instant.
+    pub hard_deadline: Option<Instant>,
+    /// Abort as soon as this becomes true (set by another thread).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: MAX_DEPTH,
+            soft_deadline: None,
+            hard_deadline: None,
+            stop: None,
+        }
+    }
+}
+
+impl Limits {
+    /// Search exactly to `depth` (no clock).
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            max_depth: depth.clamp(1, MAX_DEPTH),
+            ..Limits::default()
+        }
+    }
+
+    /// Search until `deadline` (hard), with no depth limit.
+    pub fn until(deadline: Instant) -> Limits {
+        Limits {
+            hard_deadline: Some(deadline),
+            ..Limits::default()
+        }
+    }
+
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Limits {
+        self.stop = Some(stop);
+        self
+    }
+
+    pub(super) fn must_abort(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    pub(super) fn may_start_iteration(&self) -> bool {
+        !self.must_abort() && self.soft_deadline.is_none_or(|d| Instant::now() < d)
+    }
+}

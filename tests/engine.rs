@@ -1,0 +1,221 @@
+//! The Breakthrough rules: perft against the reference values, hand-worked
+//! positions, and make/unmake invariants on every board size.
+
+use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList, perft::perft};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::common::reference_dir;
+
+/// Reads the course perft table: `| 3×5 | 3 | 10 | … |` rows.
+fn reference_perft() -> Vec<(BoardSize, Vec<u64>)> {
+    let path = reference_dir().join("perft.md");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 3 {
+            continue;
+        }
+        let Ok(size) = cells[1].replace('×', "x").parse::<BoardSize>() else {
+            continue;
+        };
+        let values = cells[2..].iter().filter(|c| !c.is_empty()).map(|c| c.parse().unwrap()).collect();
+        rows.push((size, values));
+    }
+    rows
+}
+
+#[test]
+fn perft_matches_every_reference_value() {
+    let rows = reference_perft();
+    assert_eq!(rows.len(), 3, "expected the 3x5, 5x5 and 8x8 rows");
+    let mut checked = 0;
+    for (size, values) in rows {
+        let mut board = Board::new(size);
+        for (i, &expected) in values.iter().enumerate() {
+            let depth = i as u32 + 1;
+            assert_eq!(perft(&mut board, depth), expected, "perft({size}, {depth})");
+            checked += 1;
+        }
+        assert_eq!(board, Board::new(size), "perft must leave the board unchanged");
+    }
+    assert_eq!(checked, 10 + 9 + 9);
+}
+
+fn moves_of(board: &Board) -> Vec<(u8, u8, u8, u8)> {
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    let mut v: Vec<_> = list.iter().map(|m| board.move_coords(m)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn diagonal_moves_only_capture_and_straight_moves_need_an_empty_square() {
+    // 4x5. White pawn at (2,2); black at (1,3) and (2,3); (3,3) empty.
+    let board = Board::from_diagram(
+        "....
+         ..B.
+         BB..
+         .W..
+         ....",
+        Color::White,
+    )
+    .unwrap();
+    // Blocked straight ahead, no diagonal onto the empty (3,3): only the capture.
+    assert_eq!(moves_of(&board), vec![(2, 2, 1, 3)]);
+    // Black: (1,3) down to (1,2) or capture (2,2); (2,3) blocked? (2,2) is white: capture
+    // diagonals (1,2) empty and (3,2) empty are not moves; (3,4) forward to (3,3).
+    let mut black = board.clone();
+    black = Board::from_parts(*black.geometry(), [black.pawns(Color::White), black.pawns(Color::Black)], Color::Black);
+    assert_eq!(moves_of(&black), vec![(1, 3, 1, 2), (1, 3, 2, 2), (3, 4, 3, 3)]);
+}
+
+#[test]
+fn captures_at_both_edges_of_the_board() {
+    let board = Board::from_diagram(
+        "...
+         B.B
+         .W.
+         ...",
+        Color::White,
+    )
+    .unwrap();
+    assert_eq!(moves_of(&board), vec![(2, 2, 1, 3), (2, 2, 2, 3), (2, 2, 3, 3)]);
+    // Pawns on the edges do not wrap around to the other side.
+    let edge = Board::from_diagram(
+        "...
+         ..B
+         W..
+         ...",
+        Color::White,
+    )
+    .unwrap();
+    assert_eq!(moves_of(&edge), vec![(1, 2, 1, 3)]);
+    let edge_black = Board::from_diagram(
+        "...
+         B..
+         ..W
+         ...",
+        Color::Black,
+    )
+    .unwrap();
+    assert_eq!(moves_of(&edge_black), vec![(1, 3, 1, 2)]);
+}
+
+#[test]
+fn side_without_legal_moves_draws() {
+    // White's only pawn is blocked head-on; no captures: white to move has no move.
+    let board = Board::from_diagram(
+        "...
+         .B.
+         .W.
+         ...",
+        Color::White,
+    )
+    .unwrap();
+    assert!(moves_of(&board).is_empty());
+    assert_eq!(board.result(), Some(None));
+    assert_eq!(board.goals(), Some([50, 50]));
+    // Black to move in the same position is blocked as well.
+    let black = Board::from_parts(*board.geometry(), [board.pawns(Color::White), board.pawns(Color::Black)], Color::Black);
+    assert_eq!(black.goals(), Some([50, 50]));
+    // Losing every pawn is a draw too, not a loss.
+    let empty_side = Board::from_diagram(
+        "...
+         .B.
+         ...
+         ...",
+        Color::White,
+    )
+    .unwrap();
+    assert_eq!(empty_side.goals(), Some([50, 50]));
+    // ...but only when that side is to move.
+    let black_to_move = Board::from_parts(*empty_side.geometry(), [0, empty_side.pawns(Color::Black)], Color::Black);
+    assert_eq!(black_to_move.goals(), None);
+}
+
+#[test]
+fn reaching_the_far_row_wins_for_either_side() {
+    let mut board = Board::from_diagram(
+        "....
+         ..W.
+         ....
+         .B..
+         ....",
+        Color::White,
+    )
+    .unwrap();
+    let m = board.find_move(3, 4, 3, 5).expect("white steps onto row 5");
+    assert!(board.is_winning_move(m));
+    board.make(m);
+    assert_eq!(board.winner(), Some(Color::White));
+    assert_eq!(board.goals(), Some([100, 0]));
+    board.unmake(m);
+    assert_eq!(board.goals(), None);
+
+    let mut board = Board::from_parts(*board.geometry(), [board.pawns(Color::White), board.pawns(Color::Black)], Color::Black);
+    let m = board.find_move(2, 2, 2, 1).expect("black steps onto row 1");
+    board.make(m);
+    assert_eq!(board.goals(), Some([0, 100]));
+    // A capture onto the goal row wins as well.
+    let mut capture = Board::from_diagram(
+        "....
+         ....
+         ....
+         ..B.
+         .W..",
+        Color::Black,
+    )
+    .unwrap();
+    let m = capture.find_move(3, 2, 2, 1).expect("capture onto row 1");
+    assert!(m.is_capture());
+    capture.make(m);
+    assert_eq!(capture.pawns(Color::White), 0);
+    assert_eq!(capture.goals(), Some([0, 100]));
+}
+
+#[test]
+fn start_position_has_one_straight_move_per_column_on_every_size() {
+    for size in BoardSize::all() {
+        let board = Board::new(size);
+        let moves = moves_of(&board);
+        let expected: Vec<_> = (1..=size.width()).map(|x| (x, 2, x, 3)).collect();
+        if size.height() == 4 {
+            // Rows 2 and 3 touch: white can only capture diagonally.
+            assert!(moves.iter().all(|&(x1, _, x2, _)| x1 != x2), "{size}");
+            assert_eq!(moves.len(), 2 * (size.width() as usize - 1), "{size}");
+        } else {
+            assert_eq!(moves, expected, "{size}");
+        }
+    }
+}
+
+#[test]
+fn make_unmake_and_incremental_hash_on_random_games_of_every_size() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for size in BoardSize::all() {
+        for _ in 0..20 {
+            let mut board = Board::new(size);
+            let mut history = Vec::new();
+            while board.winner().is_none() {
+                let mut list = MoveList::default();
+                board.generate_moves(&mut list);
+                let moves: Vec<_> = list.iter().collect();
+                let Some(&m) = moves.choose(&mut rng) else { break };
+                history.push((board.clone(), m));
+                board.make(m);
+                let fresh = Board::from_parts(*board.geometry(), [board.pawns(Color::White), board.pawns(Color::Black)], board.side_to_move());
+                assert_eq!(board.hash(), fresh.hash(), "incremental hash on {size}");
+                assert_eq!(board.pawns(Color::White) & board.pawns(Color::Black), 0);
+            }
+            assert!(board.goals().is_some(), "a game ends with goals");
+            while let Some((before, m)) = history.pop() {
+                board.unmake(m);
+                assert_eq!(board, before, "unmake restores the position on {size}");
+            }
+        }
+    }
+}
