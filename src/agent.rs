@@ -108,7 +108,9 @@ impl Agent {
                 let mut list = MoveList::default();
                 board.generate_moves(&mut list);
                 let moves: Vec<Move> = list.iter().collect();
-                moves.choose(&mut self.rng).map(|&mv| Choice { mv, search: None })
+                moves
+                    .choose(&mut self.rng)
+                    .map(|&mv| Choice { mv, search: None })
             }
             AgentKind::Alphabeta => {
                 let result = search::search(board, self.config.eval.evaluator(), limits);

@@ -13,54 +13,59 @@ pub struct BenchPosition {
     pub depth: u32,
 }
 
-/// Start positions and middle games (reached by seeded random play) on 5x5, 6x6, 8x8.
+/// Start positions and middle games (most reached by seeded random play) on 5x5,
+/// 6x6 and 8x8.
 pub const POSITIONS: &[BenchPosition] = &[
     BenchPosition {
         name: "5x5 start",
         diagram: "BBBBB BBBBB ..... WWWWW WWWWW",
-        depth: 11,
+        depth: 15,
     },
     BenchPosition {
         name: "5x5 middle",
-        diagram: "B.BBB BBBB. .WWWB .W..W WWWWW",
-        depth: 11,
+        diagram: "BB.BB .BBB. ..W.. WW.WW W.WWW",
+        depth: 15,
     },
     BenchPosition {
         name: "6x6 start",
         diagram: "BBBBBB BBBBBB ...... ...... WWWWWW WWWWWW",
-        depth: 10,
+        depth: 12,
     },
     BenchPosition {
         name: "6x6 middle",
         diagram: "BBBBBB B...B. .BBWB. ...... WWWW.W WWWW.W",
-        depth: 10,
+        depth: 13,
     },
     BenchPosition {
         name: "8x8 start",
         diagram: "BBBBBBBB BBBBBBBB ........ ........ ........ ........ WWWWWWWW WWWWWWWW",
-        depth: 8,
+        depth: 10,
     },
     BenchPosition {
         name: "8x8 opening",
         diagram: "BB.BBBBB BBB.B..B ...B.BB. ..B..... ....W..W ..W..... WW.W.WWW WWWWWWW.",
-        depth: 8,
+        depth: 10,
     },
     BenchPosition {
         name: "8x8 middle",
         diagram: ".BBBBBBB B.B..B.. .B.B...B BW..B.B. ...W.W.. ......W. W.W.WWWW WWWWW..W",
-        depth: 8,
+        depth: 10,
     },
     BenchPosition {
         name: "8x8 late middle",
         diagram: "BB.B..BB ....BB.. BBB.B.BB ..WB.B.. W..W.... W.WW..WW .W..WW.. ..W.WWWW",
-        depth: 8,
+        depth: 10,
     },
 ];
 
 impl BenchPosition {
     /// The position, white to move; diagrams list rows top (y = height) first.
     pub fn board(&self) -> Board {
-        let rows = self.diagram.split_whitespace().collect::<Vec<_>>().join("\n");
+        let rows = self
+            .diagram
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join("\n");
         Board::from_diagram(&rows, Color::White).expect("bench diagrams are valid")
     }
 

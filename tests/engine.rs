@@ -21,7 +21,11 @@ fn reference_perft() -> Vec<(BoardSize, Vec<u64>)> {
         let Ok(size) = cells[1].replace('×', "x").parse::<BoardSize>() else {
             continue;
         };
-        let values = cells[2..].iter().filter(|c| !c.is_empty()).map(|c| c.parse().unwrap()).collect();
+        let values = cells[2..]
+            .iter()
+            .filter(|c| !c.is_empty())
+            .map(|c| c.parse().unwrap())
+            .collect();
         rows.push((size, values));
     }
     rows
@@ -39,7 +43,11 @@ fn perft_matches_every_reference_value() {
             assert_eq!(perft(&mut board, depth), expected, "perft({size}, {depth})");
             checked += 1;
         }
-        assert_eq!(board, Board::new(size), "perft must leave the board unchanged");
+        assert_eq!(
+            board,
+            Board::new(size),
+            "perft must leave the board unchanged"
+        );
     }
     assert_eq!(checked, 10 + 9 + 9);
 }
@@ -69,8 +77,15 @@ fn diagonal_moves_only_capture_and_straight_moves_need_an_empty_square() {
     // Black: (1,3) down to (1,2) or capture (2,2); (2,3) blocked? (2,2) is white: capture
     // diagonals (1,2) empty and (3,2) empty are not moves; (3,4) forward to (3,3).
     let mut black = board.clone();
-    black = Board::from_parts(*black.geometry(), [black.pawns(Color::White), black.pawns(Color::Black)], Color::Black);
-    assert_eq!(moves_of(&black), vec![(1, 3, 1, 2), (1, 3, 2, 2), (3, 4, 3, 3)]);
+    black = Board::from_parts(
+        *black.geometry(),
+        [black.pawns(Color::White), black.pawns(Color::Black)],
+        Color::Black,
+    );
+    assert_eq!(
+        moves_of(&black),
+        vec![(1, 3, 1, 2), (1, 3, 2, 2), (3, 4, 3, 3)]
+    );
 }
 
 #[test]
@@ -83,7 +98,10 @@ fn captures_at_both_edges_of_the_board() {
         Color::White,
     )
     .unwrap();
-    assert_eq!(moves_of(&board), vec![(2, 2, 1, 3), (2, 2, 2, 3), (2, 2, 3, 3)]);
+    assert_eq!(
+        moves_of(&board),
+        vec![(2, 2, 1, 3), (2, 2, 2, 3), (2, 2, 3, 3)]
+    );
     // Pawns on the edges do not wrap around to the other side.
     let edge = Board::from_diagram(
         "...
@@ -120,7 +138,11 @@ fn side_without_legal_moves_draws() {
     assert_eq!(board.result(), Some(None));
     assert_eq!(board.goals(), Some([50, 50]));
     // Black to move in the same position is blocked as well.
-    let black = Board::from_parts(*board.geometry(), [board.pawns(Color::White), board.pawns(Color::Black)], Color::Black);
+    let black = Board::from_parts(
+        *board.geometry(),
+        [board.pawns(Color::White), board.pawns(Color::Black)],
+        Color::Black,
+    );
     assert_eq!(black.goals(), Some([50, 50]));
     // Losing every pawn is a draw too, not a loss.
     let empty_side = Board::from_diagram(
@@ -133,7 +155,11 @@ fn side_without_legal_moves_draws() {
     .unwrap();
     assert_eq!(empty_side.goals(), Some([50, 50]));
     // ...but only when that side is to move.
-    let black_to_move = Board::from_parts(*empty_side.geometry(), [0, empty_side.pawns(Color::Black)], Color::Black);
+    let black_to_move = Board::from_parts(
+        *empty_side.geometry(),
+        [0, empty_side.pawns(Color::Black)],
+        Color::Black,
+    );
     assert_eq!(black_to_move.goals(), None);
 }
 
@@ -156,7 +182,11 @@ fn reaching_the_far_row_wins_for_either_side() {
     board.unmake(m);
     assert_eq!(board.goals(), None);
 
-    let mut board = Board::from_parts(*board.geometry(), [board.pawns(Color::White), board.pawns(Color::Black)], Color::Black);
+    let mut board = Board::from_parts(
+        *board.geometry(),
+        [board.pawns(Color::White), board.pawns(Color::Black)],
+        Color::Black,
+    );
     let m = board.find_move(2, 2, 2, 1).expect("black steps onto row 1");
     board.make(m);
     assert_eq!(board.goals(), Some([0, 100]));
@@ -204,10 +234,16 @@ fn make_unmake_and_incremental_hash_on_random_games_of_every_size() {
                 let mut list = MoveList::default();
                 board.generate_moves(&mut list);
                 let moves: Vec<_> = list.iter().collect();
-                let Some(&m) = moves.choose(&mut rng) else { break };
+                let Some(&m) = moves.choose(&mut rng) else {
+                    break;
+                };
                 history.push((board.clone(), m));
                 board.make(m);
-                let fresh = Board::from_parts(*board.geometry(), [board.pawns(Color::White), board.pawns(Color::Black)], board.side_to_move());
+                let fresh = Board::from_parts(
+                    *board.geometry(),
+                    [board.pawns(Color::White), board.pawns(Color::Black)],
+                    board.side_to_move(),
+                );
                 assert_eq!(board.hash(), fresh.hash(), "incremental hash on {size}");
                 assert_eq!(board.pawns(Color::White) & board.pawns(Color::Black), 0);
             }

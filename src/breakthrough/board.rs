@@ -178,7 +178,11 @@ impl Board {
         let mut pawns = [0u128; 2];
         for (i, row) in rows.iter().enumerate() {
             if row.len() as u32 != width {
-                return Err(format!("row {} has {} squares, expected {width}", i + 1, row.len()));
+                return Err(format!(
+                    "row {} has {} squares, expected {width}",
+                    i + 1,
+                    row.len()
+                ));
             }
             let y = height - i as u32;
             for (j, c) in row.iter().enumerate() {
@@ -195,7 +199,11 @@ impl Board {
     }
 
     fn compute_hash(&self) -> u64 {
-        let mut h = if self.side == Color::Black { zobrist::SIDE } else { 0 };
+        let mut h = if self.side == Color::Black {
+            zobrist::SIDE
+        } else {
+            0
+        };
         for color in 0..2 {
             let mut bb = self.pawns[color];
             while bb != 0 {

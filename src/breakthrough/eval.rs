@@ -3,9 +3,9 @@
 use super::board::{Board, Color};
 use crate::game::Evaluator;
 
-/// The course's evaluation: `50 - (distance of white's most advanced pawn to row H)
-/// + (distance of black's most advanced pawn to row 1)`, negated for black. The
-/// constant 50 is dropped so that 0 means "even", like a draw.
+/// The course's evaluation, `50 - (distance of white's most advanced pawn to row H)
+/// plus (distance of black's most advanced pawn to row 1)`, negated for black.
+/// The constant 50 is dropped so that 0 means "even", like a draw.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Baseline;
 
@@ -60,8 +60,10 @@ impl Improved {
         let h = g.height() as i32;
         let [white, black] = [board.pawns(Color::White), board.pawns(Color::Black)];
         // Squares each side attacks (diagonally in front of its pawns).
-        let white_att = ((white & g.not_last_col) << (s + 1)) | ((white & g.not_first_col) << (s - 1));
-        let black_att = ((black & g.not_last_col) >> (s - 1)) | ((black & g.not_first_col) >> (s + 1));
+        let white_att =
+            ((white & g.not_last_col) << (s + 1)) | ((white & g.not_first_col) << (s - 1));
+        let black_att =
+            ((black & g.not_last_col) >> (s - 1)) | ((black & g.not_first_col) >> (s + 1));
         let sides = [
             (white, white & white_att, white & black_att & !white_att),
             (black, black & black_att, black & white_att & !black_att),

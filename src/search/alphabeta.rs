@@ -164,13 +164,17 @@ struct Searcher<'a, G: Game, E: ?Sized> {
 impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
     /// One iteration at the root. Returns the best move and its score, from a complete
     /// iteration or from an aborted one whose first (previously best) move was searched.
-    fn root_iteration(&mut self, depth: u32, root_moves: &mut [(G::Move, i32)]) -> Option<(G::Move, i32)> {
+    fn root_iteration(
+        &mut self,
+        depth: u32,
+        root_moves: &mut [(G::Move, i32)],
+    ) -> Option<(G::Move, i32)> {
         self.horizon = false;
         self.follow_pv = true;
         let mut alpha = -INFINITY;
         let mut best: Option<(G::Move, i32)> = None;
-        for i in 0..root_moves.len() {
-            let m = root_moves[i].0;
+        for (i, entry) in root_moves.iter_mut().enumerate() {
+            let m = entry.0;
             self.follow_pv = i == 0 && self.prev_pv.first() == Some(&m);
             self.game.make(m);
             self.nodes += 1;
@@ -179,7 +183,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
             if self.aborted {
                 break;
             }
-            root_moves[i].1 = sc;
+            entry.1 = sc;
             if sc > alpha {
                 alpha = sc;
                 best = Some((m, sc));
@@ -232,7 +236,11 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         let moves = list.as_mut_slice();
         let n = moves.len();
         debug_assert!(n <= MAX_BRANCHING);
-        let pv_move = if self.follow_pv { self.prev_pv.get(ply).copied() } else { None };
+        let pv_move = if self.follow_pv {
+            self.prev_pv.get(ply).copied()
+        } else {
+            None
+        };
         let killers = self.killers[ply];
         let mut keys = [0i32; MAX_BRANCHING];
         let mut on_pv = false;

@@ -56,7 +56,9 @@ impl Limits {
     }
 
     pub(super) fn must_abort(&self) -> bool {
-        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
             || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
     }
 

@@ -25,7 +25,11 @@ pub struct IterationStats {
 /// Nodes per second, 0 when no time was measured.
 pub fn rate(nodes: u64, time: Duration) -> u64 {
     let secs = time.as_secs_f64();
-    if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 }
+    if secs > 0.0 {
+        (nodes as f64 / secs) as u64
+    } else {
+        0
+    }
 }
 
 /// The result of a whole search.

@@ -1,0 +1,271 @@
+//! The search: agrees with plain minimax, finds and proves wins, respects its
+//! limits, and always returns a legal move.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use ggp_player::agent::{Agent, AgentConfig, AgentKind, EvalKind};
+use ggp_player::breakthrough::eval::{Baseline, Improved};
+use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList};
+use ggp_player::game::{Evaluator, Game, Outcome};
+use ggp_player::search::{self, Limits, score};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Textbook minimax without pruning or ordering: the independent reference.
+fn minimax(board: &mut Board, eval: &dyn Evaluator<Board>, depth: u32, ply: usize) -> i32 {
+    if let Some(o) = board.decided() {
+        return score::outcome(o, ply);
+    }
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    if list.is_empty() {
+        return score::outcome(Outcome::Draw, ply);
+    }
+    if depth == 0 {
+        return eval.evaluate(board);
+    }
+    let mut best = -score::INFINITY;
+    for m in list.iter() {
+        board.make(m);
+        best = best.max(-minimax(board, eval, depth - 1, ply + 1));
+        board.unmake(m);
+    }
+    best
+}
+
+fn random_position(rng: &mut Xoshiro256PlusPlus, size: &str, plies: usize) -> Option<Board> {
+    let mut board = Board::new(size.parse().unwrap());
+    for _ in 0..plies {
+        let mut list = MoveList::default();
+        board.generate_moves(&mut list);
+        let moves: Vec<_> = list.iter().collect();
+        board.make(*moves.choose(rng)?);
+        if board.winner().is_some() {
+            return None;
+        }
+    }
+    Some(board)
+}
+
+#[test]
+fn alphabeta_scores_equal_minimax_scores() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let evals: [&dyn Evaluator<Board>; 2] = [&Baseline, &Improved];
+    let mut checked = 0;
+    for (size, plies, depth) in [
+        ("3x5", 2, 6),
+        ("4x6", 6, 4),
+        ("5x5", 8, 4),
+        ("6x6", 12, 3),
+        ("8x8", 20, 3),
+    ] {
+        for _ in 0..12 {
+            let Some(mut board) = random_position(&mut rng, size, plies) else {
+                continue;
+            };
+            for eval in evals {
+                let expected = minimax(&mut board, eval, depth, 0);
+                let r = search::search(&board, eval, &Limits::depth(depth));
+                if r.proven.is_some() && r.depth < depth {
+                    // Solved before the full depth: the minimax value must agree on the outcome.
+                    assert_eq!(
+                        score::decisive_outcome(r.score),
+                        score::decisive_outcome(expected),
+                        "{board:?}"
+                    );
+                } else {
+                    assert_eq!(r.score, expected, "depth {depth} on {board:?}");
+                }
+                // The move played must achieve the reported score.
+                let m = r.best_move.expect("a move");
+                board.make(m);
+                let child = -minimax(&mut board, eval, r.depth - 1, 1);
+                board.unmake(m);
+                assert_eq!(child, r.score, "best move's value on {board:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 80, "only {checked} positions checked");
+}
+
+#[test]
+fn takes_a_win_in_one_and_proves_it() {
+    let board = Board::from_diagram(
+        "B.BBB
+         .W.BB
+         .....
+         WW.WW
+         WWWWW",
+        Color::White,
+    )
+    .unwrap();
+    let r = search::search(&board, &Baseline, &Limits::depth(6));
+    let (x1, y1, x2, y2) = board.move_coords(r.best_move.unwrap());
+    assert_eq!((y1, y2), (4, 5), "steps onto the goal row");
+    assert!(x1.abs_diff(x2) <= 1);
+    assert_eq!(r.score, score::WIN - 1);
+    assert_eq!(r.proven, Some(Outcome::Win));
+    assert_eq!(r.depth, 1, "a proven win stops deepening");
+}
+
+#[test]
+fn stops_an_unstoppable_runner_or_knows_it_is_lost() {
+    // Black threatens to step onto row 1 at (2,1); white must capture the runner.
+    let board = Board::from_diagram(
+        "BBBB
+         ....
+         ....
+         ....
+         .B..
+         W.WW",
+        Color::White,
+    )
+    .unwrap();
+    let r = search::search(&board, &Improved, &Limits::depth(4));
+    let m = r.best_move.unwrap();
+    assert_eq!(
+        board.move_coords(m),
+        (1, 1, 2, 2),
+        "the only move that stops the runner"
+    );
+    // With the capture impossible, the loss is seen and proven.
+    let lost = Board::from_diagram(
+        "BBBB
+         ....
+         ....
+         ....
+         .B..
+         ...W",
+        Color::White,
+    )
+    .unwrap();
+    let r = search::search(&lost, &Improved, &Limits::depth(4));
+    assert_eq!(r.proven, Some(Outcome::Loss));
+    assert_eq!(r.score, -(score::WIN - 2), "black wins on its next move");
+    assert!(
+        r.best_move.is_some(),
+        "a lost position still gets a legal move"
+    );
+}
+
+#[test]
+fn prefers_the_fastest_win() {
+    // White wins at once from (1,4), or later with the free runner on (3,3): it must
+    // take the immediate win.
+    let board = Board::from_diagram(
+        "...B.
+         W....
+         ..W..
+         .....
+         .....",
+        Color::White,
+    )
+    .unwrap();
+    let r = search::search(&board, &Improved, &Limits::depth(5));
+    assert_eq!(r.score, score::WIN - 1);
+    assert_eq!(board.move_coords(r.best_move.unwrap()), (1, 4, 1, 5));
+    assert_eq!(r.pv.len(), 1);
+}
+
+#[test]
+fn solves_tiny_boards_exactly() {
+    // On 2x4 every line ends within a few plies: the search must prove a value and
+    // agree with exhaustive minimax.
+    for size in ["2x4", "3x4", "2x5"] {
+        let mut board = Board::new(size.parse().unwrap());
+        let r = search::search(&board, &Baseline, &Limits::default());
+        let proven = r.proven.unwrap_or_else(|| panic!("{size} not solved"));
+        let exact = minimax(&mut board, &Baseline, 40, 0);
+        let expected = score::decisive_outcome(exact).unwrap_or(Outcome::Draw);
+        assert_eq!(proven, expected, "{size}");
+        if expected == Outcome::Draw {
+            assert_eq!(exact, 0);
+        }
+    }
+}
+
+#[test]
+fn honours_a_deadline_and_a_stop_flag() {
+    let board = Board::new(BoardSize::new(10, 10).unwrap());
+    let start = Instant::now();
+    let r = search::search(
+        &board,
+        &Improved,
+        &Limits::until(start + Duration::from_millis(100)),
+    );
+    // Generous slack: the machine is shared; this checks that the search stops at all.
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert!(r.best_move.is_some());
+    assert!(r.iterations.iter().any(|i| !i.complete) || r.depth == search::MAX_DEPTH);
+
+    let stop = Arc::new(AtomicBool::new(true));
+    let r = search::search(&board, &Improved, &Limits::default().with_stop(stop));
+    assert!(r.best_move.is_some(), "a move even when stopped at once");
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    assert!(list.contains(r.best_move.unwrap()));
+}
+
+#[test]
+fn finished_games_yield_no_move() {
+    let won = Board::from_diagram("W..\n...\n...\n.B.", Color::Black).unwrap();
+    let r = search::search(&won, &Improved, &Limits::depth(3));
+    assert_eq!((r.best_move, r.proven), (None, Some(Outcome::Loss)));
+    let blocked = Board::from_diagram("...\n.B.\n.W.\n...", Color::White).unwrap();
+    let r = search::search(&blocked, &Improved, &Limits::depth(3));
+    assert_eq!((r.best_move, r.proven), (None, Some(Outcome::Draw)));
+}
+
+fn play_game(size: &str, white: &mut Agent, black: &mut Agent, limits: &Limits) -> [u8; 2] {
+    let mut board = Board::new(size.parse().unwrap());
+    loop {
+        if let Some(goals) = board.goals() {
+            return goals;
+        }
+        let agent = match board.side_to_move() {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
+        };
+        let choice = agent.choose(&board, limits).expect("a move in a live game");
+        let mut list = MoveList::default();
+        board.generate_moves(&mut list);
+        assert!(list.contains(choice.mv), "agents play legal moves");
+        board.make(choice.mv);
+    }
+}
+
+#[test]
+fn alphabeta_beats_random_with_both_colours() {
+    let limits = Limits::depth(3);
+    let mut score = 0u32;
+    let mut games = 0u32;
+    for seed in 0..6 {
+        for size in ["5x5", "6x6"] {
+            let mut engine = Agent::new(AgentConfig {
+                kind: AgentKind::Alphabeta,
+                eval: EvalKind::Improved,
+                seed: Some(seed),
+            });
+            let mut random = Agent::new(AgentConfig {
+                kind: AgentKind::Random,
+                eval: EvalKind::Baseline,
+                seed: Some(seed),
+            });
+            score += play_game(size, &mut engine, &mut random, &limits)[0] as u32;
+            score += play_game(size, &mut random, &mut engine, &limits)[1] as u32;
+            games += 2;
+        }
+    }
+    assert!(
+        score >= 95 * games,
+        "alphabeta scored {score} in {games} games"
+    );
+}
