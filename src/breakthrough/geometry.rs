@@ -70,10 +70,7 @@ impl FromStr for BoardSize {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let malformed = || SizeError::Malformed(s.to_string());
-        let (w, h) = s
-            .trim()
-            .split_once(['x', 'X', '*'])
-            .ok_or_else(malformed)?;
+        let (w, h) = s.trim().split_once(['x', 'X', '*']).ok_or_else(malformed)?;
         let w: u32 = w.trim().parse().map_err(|_| malformed())?;
         let h: u32 = h.trim().parse().map_err(|_| malformed())?;
         BoardSize::new(w, h)
@@ -135,7 +132,8 @@ impl Geometry {
 
     /// The square at GGP coordinates, if it is on the board.
     pub fn square(&self, x: u32, y: u32) -> Option<u8> {
-        let ok = (1..=self.size.width as u32).contains(&x) && (1..=self.size.height as u32).contains(&y);
+        let ok =
+            (1..=self.size.width as u32).contains(&x) && (1..=self.size.height as u32).contains(&y);
         ok.then(|| ((y - 1) * self.stride + (x - 1)) as u8)
     }
 
@@ -152,14 +150,35 @@ mod tests {
 
     #[test]
     fn parses_sizes_and_rejects_bad_ones() {
-        assert_eq!("8x8".parse::<BoardSize>().unwrap(), BoardSize::new(8, 8).unwrap());
+        assert_eq!(
+            "8x8".parse::<BoardSize>().unwrap(),
+            BoardSize::new(8, 8).unwrap()
+        );
         assert_eq!("3X5".parse::<BoardSize>().unwrap().height(), 5);
-        assert!(matches!("11x8".parse::<BoardSize>(), Err(SizeError::OutOfRange { .. })));
-        assert!(matches!("1x8".parse::<BoardSize>(), Err(SizeError::OutOfRange { .. })));
-        assert!(matches!("8x3".parse::<BoardSize>(), Err(SizeError::OutOfRange { .. })));
-        assert!(matches!("8".parse::<BoardSize>(), Err(SizeError::Malformed(_))));
-        assert!(matches!("axb".parse::<BoardSize>(), Err(SizeError::Malformed(_))));
-        assert!(matches!("-1x5".parse::<BoardSize>(), Err(SizeError::Malformed(_))));
+        assert!(matches!(
+            "11x8".parse::<BoardSize>(),
+            Err(SizeError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            "1x8".parse::<BoardSize>(),
+            Err(SizeError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            "8x3".parse::<BoardSize>(),
+            Err(SizeError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            "8".parse::<BoardSize>(),
+            Err(SizeError::Malformed(_))
+        ));
+        assert!(matches!(
+            "axb".parse::<BoardSize>(),
+            Err(SizeError::Malformed(_))
+        ));
+        assert!(matches!(
+            "-1x5".parse::<BoardSize>(),
+            Err(SizeError::Malformed(_))
+        ));
         assert!(matches!(
             "99999999999x5".parse::<BoardSize>(),
             Err(SizeError::Malformed(_))

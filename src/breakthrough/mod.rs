@@ -6,6 +6,7 @@ pub mod eval;
 mod geometry;
 mod movegen;
 pub mod perft;
+pub mod terms;
 mod zobrist;
 
 pub use board::{Board, Color, MAX_MOVES, Move, MoveList};

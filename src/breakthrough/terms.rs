@@ -1,0 +1,515 @@
+//! GDL terms ↔ the engine: what the rules a controller sends say about the board, the
+//! roles and the spelling of moves, and the translation of move terms.
+//!
+//! The course rules (`shared/reference/gdl/`) state the board size as the facts
+//! `(width W)` and `(height H)`, the roles as `(role white)` then `(role black)`, and write
+//! moves `(move x1 y1 x2 y2)` and `noop`. GDL is case-insensitive, so everything is read
+//! without regard to case, but controllers compare replies with their legal moves as
+//! strings (ggp-base does so case-sensitively): [`Terms`] remembers the exact spelling of
+//! `move` and `noop` in the rules received, and [`Terms::move_term`] writes moves with it.
+//!
+//! Rules whose symbols were renamed (ggp-base's "scrambled" GDL) have no `width` fact and
+//! are refused with a [`RulesError`] for now.
+
+use std::fmt;
+
+use super::geometry::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
+use super::{Board, BoardSize, Color, Move, SizeError};
+use crate::sexpr::Sexpr;
+
+/// Why the rules are not the Breakthrough rules this player knows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    #[error(
+        "the rules have no ({0} N) fact, so the board size is unknown (this player knows Breakthrough \
+         with (width W) and (height H) facts, width {MIN_WIDTH}-{MAX_WIDTH} and height {MIN_HEIGHT}-{MAX_HEIGHT}; \
+         scrambled rules are not supported yet)"
+    )]
+    MissingSize(&'static str),
+    #[error(
+        "the rules' ({what} {value}) fact is not a whole number (expected width {MIN_WIDTH}-{MAX_WIDTH} and height {MIN_HEIGHT}-{MAX_HEIGHT})"
+    )]
+    SizeNotANumber { what: &'static str, value: String },
+    #[error("the rules state two different {what}s: {first} and {second}")]
+    ConflictingSize {
+        what: &'static str,
+        first: String,
+        second: String,
+    },
+    #[error("unsupported board: {0}")]
+    SizeOutOfRange(#[from] SizeError),
+    #[error("the rules name {0} role(s), but Breakthrough has two: (role white) then (role black)")]
+    RoleCount(usize),
+    #[error(
+        "the rules never mention '{0}': these are not the Breakthrough rules this player knows"
+    )]
+    MissingSymbol(&'static str),
+}
+
+/// Why a move term is not a legal move of the side to move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error("'{term}' is not a move: expected ({symbol} x1 y1 x2 y2)")]
+    NotAMove { term: String, symbol: String },
+    #[error("'{term}' is illegal for {side}: {reason}")]
+    Illegal {
+        term: String,
+        side: Color,
+        reason: String,
+    },
+}
+
+/// The facts of the rules this player needs, with the rules' own spelling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// From `(width W)` and `(height H)`.
+    pub size: BoardSize,
+    /// The two roles as spelt in the rules: `[white, black]` (first `(role …)` fact first).
+    pub roles: [String; 2],
+    /// How the rules spell `move` (`MOVE` in Dresden's upper-cased text, `move` in ggp-base's).
+    pub move_symbol: String,
+    /// How the rules spell `noop`.
+    pub noop_symbol: String,
+}
+
+impl Terms {
+    /// Reads the board size, the roles and the spelling of `move` and `noop` from `rules`.
+    pub fn from_rules(rules: &[Sexpr]) -> Result<Terms, RulesError> {
+        let size = board_size(rules)?;
+        let roles = roles(rules);
+        let roles: [String; 2] = match roles.as_slice() {
+            [white, black] => [white.to_string(), black.to_string()],
+            other => return Err(RulesError::RoleCount(other.len())),
+        };
+        let move_symbol = spelling(rules, "move").ok_or(RulesError::MissingSymbol("move"))?;
+        let noop_symbol = spelling(rules, "noop").ok_or(RulesError::MissingSymbol("noop"))?;
+        Ok(Terms {
+            size,
+            roles,
+            move_symbol: move_symbol.to_owned(),
+            noop_symbol: noop_symbol.to_owned(),
+        })
+    }
+
+    /// The colour a role plays (compared without case), if it is one of the rules' roles.
+    pub fn color_of(&self, role: &str) -> Option<Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| self.roles[c.index()].eq_ignore_ascii_case(role))
+    }
+
+    /// The role name of `color`, as spelt in the rules.
+    pub fn role(&self, color: Color) -> &str {
+        &self.roles[color.index()]
+    }
+
+    /// Whether `term` is the `noop` move (in any case).
+    pub fn is_noop(&self, term: &Sexpr) -> bool {
+        term.is_atom_ci(&self.noop_symbol)
+    }
+
+    /// The `noop` move as the rules spell it.
+    pub fn noop(&self) -> &str {
+        &self.noop_symbol
+    }
+
+    /// Reads `(move x1 y1 x2 y2)` (any case) as a legal move of the side to move in `board`.
+    pub fn parse_move(&self, board: &Board, term: &Sexpr) -> Result<Move, MoveError> {
+        let not_a_move = || MoveError::NotAMove {
+            term: short(term),
+            symbol: self.move_symbol.clone(),
+        };
+        let [head, x1, y1, x2, y2] = term.as_list().ok_or_else(not_a_move)? else {
+            return Err(not_a_move());
+        };
+        if !head.is_atom_ci(&self.move_symbol) {
+            return Err(not_a_move());
+        }
+        let coord = |e: &Sexpr| -> Option<u32> {
+            let a = e.as_atom()?;
+            // Digits only: `+1`, `1.0` or `0x1` are not GDL numbers.
+            if a.is_empty() || a.len() > 3 || !a.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            a.parse().ok()
+        };
+        let (Some(x1), Some(y1), Some(x2), Some(y2)) = (coord(x1), coord(y1), coord(x2), coord(y2))
+        else {
+            return Err(not_a_move());
+        };
+        board
+            .find_move(x1, y1, x2, y2)
+            .ok_or_else(|| MoveError::Illegal {
+                term: short(term),
+                side: board.side_to_move(),
+                reason: why_illegal(board, (x1, y1), (x2, y2)),
+            })
+    }
+
+    /// `mv` (a move of `board`'s side to move) as the term `(move x1 y1 x2 y2)`, with the
+    /// rules' spelling of `move`.
+    pub fn move_term(&self, board: &Board, mv: Move) -> Sexpr {
+        let (x1, y1, x2, y2) = board.move_coords(mv);
+        let mut items = vec![Sexpr::atom(self.move_symbol.clone())];
+        items.extend([x1, y1, x2, y2].map(|c| Sexpr::atom(c.to_string())));
+        Sexpr::list(items)
+    }
+}
+
+impl fmt::Display for Terms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} roles {}/{} ({} x1 y1 x2 y2) {}",
+            self.size, self.roles[0], self.roles[1], self.move_symbol, self.noop_symbol
+        )
+    }
+}
+
+/// The board size from the rules' `(width W)` and `(height H)` facts (any case).
+pub fn board_size(rules: &[Sexpr]) -> Result<BoardSize, RulesError> {
+    let width = size_fact(rules, "width")?;
+    let height = size_fact(rules, "height")?;
+    Ok(BoardSize::new(width, height)?)
+}
+
+/// The roles of the `(role X)` facts, in the order of the rules, as spelt there.
+pub fn roles(rules: &[Sexpr]) -> Vec<&str> {
+    rules
+        .iter()
+        .filter_map(|r| match r.as_list()? {
+            [head, role] if head.is_atom_ci("role") => role.as_atom(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The value of the ground fact `(what N)`; every such fact must agree.
+fn size_fact(rules: &[Sexpr], what: &'static str) -> Result<u32, RulesError> {
+    let mut found: Option<&str> = None;
+    for rule in rules {
+        let Some([head, value]) = rule.as_list() else {
+            continue;
+        };
+        if !head.is_atom_ci(what) {
+            continue;
+        }
+        let text = value.as_atom().ok_or_else(|| RulesError::SizeNotANumber {
+            what,
+            value: short(value),
+        })?;
+        match found {
+            None => found = Some(text),
+            Some(first) if first == text => {}
+            Some(first) => {
+                return Err(RulesError::ConflictingSize {
+                    what,
+                    first: first.to_owned(),
+                    second: short(value),
+                });
+            }
+        }
+    }
+    let text = found.ok_or(RulesError::MissingSize(what))?;
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(RulesError::SizeNotANumber {
+            what,
+            value: short(&Sexpr::atom(text)),
+        });
+    }
+    // All digits: too many of them is simply out of range.
+    Ok(text.parse().unwrap_or(u32::MAX))
+}
+
+/// The first atom of `rules` equal to `word` without regard to case, as spelt there.
+fn spelling<'a>(rules: &'a [Sexpr], word: &str) -> Option<&'a str> {
+    // Depth-first, left to right, with an explicit stack.
+    let mut stack: Vec<&Sexpr> = rules.iter().rev().collect();
+    while let Some(e) = stack.pop() {
+        match e {
+            Sexpr::Atom(a) if a.eq_ignore_ascii_case(word) => return Some(a),
+            Sexpr::Atom(_) => {}
+            Sexpr::List(items) => stack.extend(items.iter().rev()),
+        }
+    }
+    None
+}
+
+/// Why no legal move of the side to move leads from `from` to `to`.
+fn why_illegal(board: &Board, from: (u32, u32), to: (u32, u32)) -> String {
+    let side = board.side_to_move();
+    let size = board.size();
+    let geo = board.geometry();
+    if board.winner().is_some() {
+        return "the game is already over".to_owned();
+    }
+    let Some(origin) = geo.square(from.0, from.1) else {
+        return format!(
+            "({} {}) is not a square of the {size} board",
+            from.0, from.1
+        );
+    };
+    if geo.square(to.0, to.1).is_none() {
+        return format!("({} {}) is not a square of the {size} board", to.0, to.1);
+    }
+    let bit = 1u128 << origin;
+    if board.pawns(side) & bit == 0 {
+        let what = if board.pawns(side.other()) & bit != 0 {
+            format!("a {} pawn", side.other())
+        } else {
+            "nothing".to_owned()
+        };
+        return format!(
+            "there is {what} on ({} {}), not a {side} pawn",
+            from.0, from.1
+        );
+    }
+    format!(
+        "the {side} pawn on ({} {}) cannot go to ({} {}) (one step forward onto an empty \
+         square, or diagonally forward onto an enemy pawn)",
+        from.0, from.1, to.0, to.1
+    )
+}
+
+/// The term's text, shortened for an error message.
+fn short(e: &Sexpr) -> String {
+    const MAX_CHARS: usize = 60;
+    let text = e.to_string();
+    match text.char_indices().nth(MAX_CHARS) {
+        None => text,
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEMPLATE: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/reference/gdl/kiosk_breakthrough_rules_template.kif"
+    ));
+
+    fn rules(text: &str) -> Vec<Sexpr> {
+        Sexpr::parse_all(text).unwrap()
+    }
+
+    fn course_rules(w: u32, h: u32) -> Vec<Sexpr> {
+        rules(&format!("(width {w}) (height {h}) {TEMPLATE}"))
+    }
+
+    fn sx(text: &str) -> Sexpr {
+        Sexpr::parse(text).unwrap()
+    }
+
+    #[test]
+    fn reads_the_course_rules_in_both_cases() {
+        let t = Terms::from_rules(&course_rules(5, 6)).unwrap();
+        assert_eq!(t.size, BoardSize::new(5, 6).unwrap());
+        assert_eq!(t.roles, ["white".to_owned(), "black".to_owned()]);
+        assert_eq!((t.move_symbol.as_str(), t.noop()), ("move", "noop"));
+        assert_eq!(t.color_of("white"), Some(Color::White));
+        assert_eq!(t.color_of("BLACK"), Some(Color::Black));
+        assert_eq!(t.color_of("red"), None);
+
+        let upper = format!("(WIDTH 3) (HEIGHT 5) {}", TEMPLATE.to_ascii_uppercase());
+        let t = Terms::from_rules(&rules(&upper)).unwrap();
+        assert_eq!(t.size, BoardSize::new(3, 5).unwrap());
+        assert_eq!(t.roles, ["WHITE".to_owned(), "BLACK".to_owned()]);
+        assert_eq!((t.move_symbol.as_str(), t.noop()), ("MOVE", "NOOP"));
+        assert_eq!(t.role(Color::Black), "BLACK");
+        assert!(t.is_noop(&sx("noop")) && t.is_noop(&sx("NOOP")));
+        assert!(!t.is_noop(&sx("(noop)")));
+    }
+
+    #[test]
+    fn reads_every_course_gdl_file() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/gdl");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let Some(size) = name
+                .strip_prefix("breakthrough_")
+                .and_then(|s| s.strip_suffix(".gdl"))
+            else {
+                continue;
+            };
+            let text = std::fs::read_to_string(&path).unwrap();
+            let t = Terms::from_rules(&rules(&text)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(t.size, size.parse().unwrap(), "{name}");
+            assert_eq!(t.color_of("white"), Some(Color::White), "{name}");
+            seen += 1;
+        }
+        assert!(seen >= 6, "only {seen} GDL files");
+    }
+
+    #[test]
+    fn size_errors_are_clear() {
+        let err = |text: &str| {
+            let text = format!("{text} {TEMPLATE}");
+            Terms::from_rules(&rules(&text)).unwrap_err()
+        };
+        let e = err("(height 5)");
+        assert_eq!(e, RulesError::MissingSize("width"));
+        assert!(
+            e.to_string().contains("2-10") && e.to_string().contains("4-10"),
+            "{e}"
+        );
+        assert_eq!(err("(width 5)"), RulesError::MissingSize("height"));
+        for (facts, w, h) in [
+            ("(width 11) (height 5)", 11, 5),
+            ("(width 1) (height 5)", 1, 5),
+            ("(width 5) (height 3)", 5, 3),
+            ("(WIDTH 5) (HEIGHT 11)", 5, 11),
+            ("(width 0) (height 0)", 0, 0),
+        ] {
+            let e = err(facts);
+            assert_eq!(
+                e,
+                RulesError::SizeOutOfRange(SizeError::OutOfRange {
+                    width: w,
+                    height: h
+                }),
+                "{facts}"
+            );
+            let msg = e.to_string();
+            assert!(msg.contains("2-10") && msg.contains("4-10"), "{msg}");
+        }
+        assert!(matches!(
+            err("(width 99999999999999) (height 5)"),
+            RulesError::SizeOutOfRange(_)
+        ));
+        for bad in [
+            "(width five) (height 5)",
+            "(width -5) (height 5)",
+            "(width (5)) (height 5)",
+        ] {
+            let e = err(bad);
+            assert!(
+                matches!(e, RulesError::SizeNotANumber { what: "width", .. }),
+                "{bad}: {e:?}"
+            );
+            assert!(e.to_string().contains("2-10"), "{e}");
+        }
+        assert!(matches!(
+            err("(width 5) (height 5) (height 6)"),
+            RulesError::ConflictingSize { what: "height", .. }
+        ));
+        // The same fact twice is harmless.
+        let text = format!("(width 4) (width 4) (height 5) {TEMPLATE}");
+        assert!(Terms::from_rules(&rules(&text)).is_ok());
+        // A rule with a variable is not a fact.
+        let text = format!("(<= (width ?w) (foo ?w)) {TEMPLATE}");
+        assert_eq!(
+            Terms::from_rules(&rules(&text)).unwrap_err(),
+            RulesError::MissingSize("width")
+        );
+    }
+
+    #[test]
+    fn role_and_symbol_errors() {
+        let r = rules("(width 3) (height 5) (role white) (legal white (move 1 1 1 2)) noop");
+        assert_eq!(Terms::from_rules(&r).unwrap_err(), RulesError::RoleCount(1));
+        let r = rules("(width 3) (height 5) (role a) (role b) (legal a noop)");
+        assert_eq!(
+            Terms::from_rules(&r).unwrap_err(),
+            RulesError::MissingSymbol("move")
+        );
+        let r = rules("(width 3) (height 5) (role a) (role b) (legal a (Move 1 1 1 2))");
+        assert_eq!(
+            Terms::from_rules(&r).unwrap_err(),
+            RulesError::MissingSymbol("noop")
+        );
+        let r = rules("(width 3) (height 5) (role a) (role b) (legal a (Move 1 1 1 2)) (x NoOp)");
+        let t = Terms::from_rules(&r).unwrap();
+        assert_eq!((t.move_symbol.as_str(), t.noop()), ("Move", "NoOp"));
+    }
+
+    #[test]
+    fn the_scrambled_transcript_is_refused_clearly() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/reference/wire/ggpbase_scrambled_5x5/01.http"
+        );
+        let raw = std::fs::read_to_string(path).unwrap();
+        let start = raw.find("( START").unwrap();
+        let end = raw[start..].find("\n").map_or(raw.len(), |e| start + e);
+        let message = sx(&raw[start..end]);
+        let rules = message.as_list().unwrap()[3].as_list().unwrap();
+        assert_eq!(
+            Terms::from_rules(rules).unwrap_err(),
+            RulesError::MissingSize("width")
+        );
+    }
+
+    #[test]
+    fn moves_round_trip_with_the_rules_spelling() {
+        for (text, symbol) in [("move", "move"), ("MOVE", "MOVE")] {
+            let r = rules(&format!(
+                "(width 5) (height 5) (role w) (role b) ({text} 1) noop"
+            ));
+            let t = Terms::from_rules(&r).unwrap();
+            assert_eq!(t.move_symbol, symbol);
+            let mut board = Board::new(t.size);
+            for term in ["(move 2 2 2 3)", "(MOVE 3 4 3 3)", "( Move 2 3 1 4 )"] {
+                let mv = t
+                    .parse_move(&board, &sx(term))
+                    .unwrap_or_else(|e| panic!("{e}"));
+                let back = t.move_term(&board, mv);
+                assert!(back.eq_ci(&sx(term)), "{back} vs {term}");
+                assert_eq!(back.head().unwrap().as_atom(), Some(symbol));
+                board.make(mv);
+            }
+            assert_eq!(
+                t.move_term(
+                    &Board::new(t.size),
+                    Board::new(t.size).find_move(1, 2, 1, 3).unwrap()
+                )
+                .to_string(),
+                format!("({symbol} 1 2 1 3)")
+            );
+        }
+    }
+
+    #[test]
+    fn illegal_and_malformed_moves_say_why() {
+        let t = Terms::from_rules(&course_rules(5, 5)).unwrap();
+        let board = Board::new(t.size);
+        let illegal = |term: &str| match t.parse_move(&board, &sx(term)) {
+            Err(MoveError::Illegal { side, reason, .. }) => {
+                assert_eq!(side, Color::White);
+                reason
+            }
+            other => panic!("{term}: {other:?}"),
+        };
+        assert!(illegal("(move 2 4 2 3)").contains("a black pawn"));
+        assert!(illegal("(move 2 3 2 4)").contains("nothing"));
+        assert!(illegal("(move 2 1 2 2)").contains("cannot go to"));
+        assert!(illegal("(move 2 2 3 3)").contains("cannot go to"));
+        assert!(illegal("(move 6 2 6 3)").contains("not a square"));
+        assert!(illegal("(move 1 2 0 3)").contains("not a square"));
+        for bad in [
+            "noop",
+            "(move 1 2 1)",
+            "(move 1 2 1 3 4)",
+            "(jump 1 2 1 3)",
+            "(move a 2 1 3)",
+            "(move -1 2 1 3)",
+            "(move 1.0 2 1 3)",
+            "(move 1 2 1 99999999999999999999)",
+            "((move) 1 2 1 3)",
+            "()",
+        ] {
+            let e = t.parse_move(&board, &sx(bad)).unwrap_err();
+            assert!(matches!(e, MoveError::NotAMove { .. }), "{bad}: {e:?}");
+            assert!(e.to_string().contains("(move x1 y1 x2 y2)"), "{e}");
+        }
+        let mut over = Board::from_diagram("W..\n...\n...\n..B\n", Color::Black).unwrap();
+        let e = t.parse_move(&over, &sx("(move 3 1 3 2)")).unwrap_err();
+        assert!(e.to_string().contains("over"), "{e}");
+        over = Board::from_diagram("..B\nW..\n...\n...\n", Color::Black).unwrap();
+        let e = t.parse_move(&over, &sx("(move 3 1 3 2)")).unwrap_err();
+        assert!(e.to_string().contains("not a black pawn"), "{e}");
+    }
+}

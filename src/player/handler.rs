@@ -1,0 +1,319 @@
+//! The player proper: the matches it is playing and what it answers to each message.
+//! No HTTP here (that is [`super::server`]), and no search details beyond handing a
+//! position and a deadline to the [`SearchService`].
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use tracing::{error, info, warn};
+
+use super::protocol::Request;
+use super::service::SearchService;
+use super::session::{MatchState, Session, StartError, Turn, quick_move};
+use crate::agent::{Agent, AgentConfig};
+use crate::breakthrough::terms::Terms;
+use crate::breakthrough::{Board, MoveList};
+use crate::sexpr::Sexpr;
+
+/// Matches remembered at once; a START beyond this forgets the longest-idle match
+/// (Dresden just stops talking to a player whose match it cancels).
+pub const MAX_MATCHES: usize = 256;
+
+/// What the player needs to know beyond the messages.
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// Name given in the INFO reply: a single token.
+    pub name: String,
+    pub agent: AgentConfig,
+    /// Time kept back from the play clock for network and processing: the search stops at
+    /// receipt time + play clock − margin.
+    pub margin: Duration,
+    /// Search threads (at least one).
+    pub threads: usize,
+}
+
+/// Why a message about a match could not be served.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    #[error("unknown match '{0}': no START was received for it, or it is over")]
+    UnknownMatch(String),
+    #[error("cannot play match '{match_id}': {source}")]
+    BadStart {
+        match_id: String,
+        #[source]
+        source: StartError,
+    },
+}
+
+pub struct Player {
+    config: PlayerConfig,
+    matches: Mutex<HashMap<String, Session>>,
+    search: SearchService,
+}
+
+/// What a PLAY on our turn needs once the match table is unlocked.
+struct OurTurn {
+    board: Board,
+    agent: Arc<Mutex<Agent>>,
+    terms: Arc<Terms>,
+    play_clock: Duration,
+}
+
+impl Player {
+    /// Starts the search threads.
+    pub fn new(config: PlayerConfig) -> std::io::Result<Player> {
+        let search = SearchService::new(config.threads)?;
+        Ok(Player {
+            config,
+            matches: Mutex::new(HashMap::new()),
+            search,
+        })
+    }
+
+    pub fn config(&self) -> &PlayerConfig {
+        &self.config
+    }
+
+    /// Matches in progress.
+    pub fn match_count(&self) -> usize {
+        self.matches().len()
+    }
+
+    /// The reply to `request`, received at `received`.
+    pub async fn handle(&self, request: Request, received: Instant) -> Result<String, PlayerError> {
+        match request {
+            Request::Start {
+                match_id,
+                role,
+                rules,
+                start_clock,
+                play_clock,
+            } => self.start(match_id, &role, &rules, start_clock, play_clock, received),
+            Request::Play { match_id, moves } => self.play(&match_id, moves, received).await,
+            Request::Stop { match_id, moves } => self.stop(&match_id, moves),
+            Request::Abort { match_id } => {
+                self.matches()
+                    .remove(&match_id)
+                    .ok_or_else(|| PlayerError::UnknownMatch(match_id.clone()))?;
+                info!(match_id, "match aborted");
+                Ok("done".to_owned())
+            }
+            Request::Info => Ok(format!("((name {}) (status available))", self.config.name)),
+            Request::Preview { .. } => Ok("ready".to_owned()),
+        }
+    }
+
+    fn matches(&self) -> MutexGuard<'_, HashMap<String, Session>> {
+        // A panic elsewhere while holding the lock leaves the table usable.
+        self.matches.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn start(
+        &self,
+        match_id: String,
+        role: &str,
+        rules: &[Sexpr],
+        start_clock: Duration,
+        play_clock: Duration,
+        received: Instant,
+    ) -> Result<String, PlayerError> {
+        let mut session = Session::new(
+            &match_id,
+            role,
+            rules,
+            start_clock,
+            play_clock,
+            self.config.agent,
+        )
+        .map_err(|source| PlayerError::BadStart {
+            match_id: match_id.clone(),
+            source,
+        })?;
+        session.last_seen = received;
+        let budget = self.search_time(play_clock);
+        info!(
+            match_id,
+            role,
+            color = %session.color,
+            size = %session.terms.size,
+            start_clock_s = start_clock.as_secs_f64(),
+            play_clock_s = play_clock.as_secs_f64(),
+            search_ms = budget.as_millis() as u64,
+            agent = %self.config.agent,
+            "match started"
+        );
+        if play_clock.saturating_sub(self.config.margin) < play_clock / 10 {
+            warn!(
+                match_id,
+                margin_ms = self.config.margin.as_millis() as u64,
+                "the margin leaves almost nothing of the play clock: searching {} ms a move",
+                budget.as_millis()
+            );
+        }
+        let mut matches = self.matches();
+        if matches.insert(match_id.clone(), session).is_some() {
+            info!(
+                match_id,
+                "a new START for a known match id: the old match is dropped"
+            );
+        } else if matches.len() > MAX_MATCHES {
+            let oldest = matches
+                .iter()
+                .filter(|(id, _)| **id != match_id)
+                .min_by_key(|(_, s)| s.last_seen)
+                .map(|(id, _)| id.clone());
+            if let Some(oldest) = oldest {
+                matches.remove(&oldest);
+                warn!(
+                    match_id = oldest,
+                    "too many matches: forgetting the longest idle one"
+                );
+            }
+        }
+        Ok("ready".to_owned())
+    }
+
+    /// Search time for a move: the play clock less the margin, but never less than a
+    /// tenth of the play clock.
+    fn search_time(&self, play_clock: Duration) -> Duration {
+        play_clock
+            .saturating_sub(self.config.margin)
+            .max(play_clock / 10)
+    }
+
+    async fn play(
+        &self,
+        match_id: &str,
+        moves: Option<Vec<Sexpr>>,
+        received: Instant,
+    ) -> Result<String, PlayerError> {
+        let turn = {
+            let mut matches = self.matches();
+            let s = matches
+                .get_mut(match_id)
+                .ok_or_else(|| PlayerError::UnknownMatch(match_id.to_owned()))?;
+            s.last_seen = received;
+            if moves.is_none() && s.plies > 0 {
+                warn!(
+                    match_id,
+                    plies = s.plies,
+                    "PLAY with NIL in the middle of a match: keeping our position"
+                );
+            }
+            if let Err(e) = s.apply(moves.as_deref()) {
+                error!(
+                    match_id,
+                    error = %e,
+                    "the joint move does not fit our model of the match: the match is broken, \
+                     replying {} from now on",
+                    s.terms.noop()
+                );
+            }
+            match s.turn() {
+                Turn::Ours => OurTurn {
+                    board: s.board.clone(),
+                    agent: s.agent.clone(),
+                    terms: s.terms.clone(),
+                    play_clock: s.play_clock,
+                },
+                Turn::Theirs => return Ok(s.terms.noop().to_owned()),
+                Turn::Over => {
+                    warn!(
+                        match_id,
+                        "PLAY after the end of the game in our model: replying noop"
+                    );
+                    return Ok(s.terms.noop().to_owned());
+                }
+                Turn::Broken => {
+                    if let MatchState::Broken(why) = &s.state {
+                        warn!(match_id, broken_by = %why, "PLAY in a broken match: replying noop");
+                    }
+                    return Ok(s.terms.noop().to_owned());
+                }
+            }
+        };
+
+        let board = turn.board;
+        let play_clock = turn.play_clock;
+        let deadline = received + self.search_time(play_clock);
+        // Wait a little past the search's deadline, but answer within the play clock.
+        let give_up_at = (deadline + self.config.margin / 2)
+            .min(received + play_clock)
+            .max(deadline);
+        let searched = match self.search.submit(board.clone(), turn.agent, deadline) {
+            Ok(pending) => pending
+                .wait_until(give_up_at)
+                .await
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let mut legal = MoveList::default();
+        board.generate_moves(&mut legal);
+        let mv = match searched {
+            Ok(Some(choice)) if legal.contains(choice.mv) => Some(choice.mv),
+            Ok(Some(choice)) => {
+                error!(match_id, mv = ?choice.mv, "the agent chose an illegal move: playing a quick legal move");
+                quick_move(&board)
+            }
+            Ok(None) => {
+                error!(
+                    match_id,
+                    "the agent found no move: playing a quick legal move"
+                );
+                quick_move(&board)
+            }
+            Err(why) => {
+                warn!(
+                    match_id,
+                    why, "no search result: playing a quick legal move"
+                );
+                quick_move(&board)
+            }
+        };
+        Ok(match mv {
+            Some(mv) => turn.terms.move_term(&board, mv).to_string(),
+            // Unreachable: `Turn::Ours` means a legal move exists.
+            None => turn.terms.noop().to_owned(),
+        })
+    }
+
+    fn stop(&self, match_id: &str, moves: Option<Vec<Sexpr>>) -> Result<String, PlayerError> {
+        let mut s = self
+            .matches()
+            .remove(match_id)
+            .ok_or_else(|| PlayerError::UnknownMatch(match_id.to_owned()))?;
+        if let Err(e) = s.apply(moves.as_deref()) {
+            error!(match_id, error = %e, "the final joint move does not fit our model of the match");
+        }
+        let us = s.color.index();
+        match (&s.state, s.goals()) {
+            (_, Some(goals)) => {
+                let result = match goals[us] {
+                    100 => "win",
+                    0 => "loss",
+                    _ => "draw",
+                };
+                info!(
+                    match_id,
+                    role = s.role,
+                    goals = %format!("{} {}", goals[0], goals[1]),
+                    result,
+                    plies = s.plies,
+                    "match over"
+                );
+            }
+            (MatchState::Broken(why), None) => {
+                warn!(match_id, broken_by = %why, plies = s.plies, "match over; result unknown (the match was broken)");
+            }
+            (MatchState::Active, None) => {
+                warn!(
+                    match_id,
+                    plies = s.plies,
+                    "match stopped before the end of the game in our model"
+                );
+            }
+        }
+        Ok("done".to_owned())
+    }
+}

@@ -1,0 +1,363 @@
+//! The HTTP side of the player: `POST /` in, one S-expression out, connection closed.
+//!
+//! Facts from the real controllers (`shared/PROTOCOL.md`) that shape this module:
+//! - Dresden sends `POST / HTTP/1.0` with bare-LF header lines and no Host header, ignores
+//!   Content-Length in the reply and reads **until EOF**: every reply must be followed at
+//!   once by the end of the connection. Connections are therefore served by hyper's HTTP/1
+//!   connection with keep-alive off, and closed by this module: the write side is shut
+//!   down right after the reply (the controller sees EOF), then whatever the client still
+//!   sends (both controllers write a newline after the body) is read and dropped for a
+//!   moment before the socket is closed, so that the kernel does not answer that unread
+//!   input with a reset that could destroy the reply in flight.
+//! - Neither controller looks at the status code or Content-Type. Replies are still
+//!   `200 text/acl`, and errors a 4xx status with a one-line plain-text message.
+//!
+//! [`app`] is the router alone (for `tower::ServiceExt::oneshot` in tests); [`serve`] runs
+//! it on a listener.
+
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinSet;
+use tower_http::limit::RequestBodyLimitLayer;
+use tracing::{debug, info, warn};
+
+use super::handler::{Player, PlayerConfig, PlayerError};
+use super::protocol::Request;
+use crate::agent::AgentConfig;
+
+/// The course kiosk's default port for a remote player.
+pub const DEFAULT_PORT: u16 = 4001;
+/// Default of [`ServeConfig::margin`]: the search stops this long before the play clock
+/// runs out. Measured at a 1 s play clock with two matches at once on a 2-core machine,
+/// replies came at most 12 ms after the search deadline (28 ms with two CPU hogs
+/// running); 100 ms covers that with room for a LAN (see `scripts/README.md`).
+pub const DEFAULT_MARGIN: Duration = Duration::from_millis(100);
+/// Largest request body accepted. The course rules are about 3 KiB.
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+/// The player's default name in INFO replies.
+pub const DEFAULT_NAME: &str = "ggp-player";
+
+/// Longest wait for a request's header block, and then for its body.
+const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// After a reply: how long, and how much, the client's leftover input is drained.
+const LINGER_TIME: Duration = Duration::from_secs(2);
+const LINGER_BYTES: usize = 4 * MAX_BODY_BYTES;
+/// On shutdown: how long open connections may take to finish.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// Address to listen on; loopback by default, `0.0.0.0` for a controller on another host.
+    pub bind: IpAddr,
+    pub port: u16,
+    pub agent: AgentConfig,
+    /// Kept back from the play clock: the search stops at receipt + play clock − margin.
+    pub margin: Duration,
+    /// Search threads (0: one per core).
+    pub threads: usize,
+    /// Name in INFO replies: one token.
+    pub name: String,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        ServeConfig {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: DEFAULT_PORT,
+            agent: AgentConfig::default(),
+            margin: DEFAULT_MARGIN,
+            threads: 0,
+            name: DEFAULT_NAME.to_owned(),
+        }
+    }
+}
+
+impl ServeConfig {
+    pub fn addr(&self) -> SocketAddr {
+        SocketAddr::new(self.bind, self.port)
+    }
+
+    /// The search threads to start: `threads`, or one per core (at least two).
+    pub fn search_threads(&self) -> usize {
+        if self.threads > 0 {
+            self.threads
+        } else {
+            std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
+        }
+    }
+
+    fn player_config(&self) -> PlayerConfig {
+        PlayerConfig {
+            name: self.name.clone(),
+            agent: self.agent,
+            margin: self.margin,
+            threads: self.search_threads(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    // `error` is part of the message, not a `source`: the message is one line either way.
+    #[error("cannot listen on {addr}: {error}{hint}")]
+    Bind {
+        addr: SocketAddr,
+        error: io::Error,
+        hint: &'static str,
+    },
+    #[error("bad player name {0:?}: it must be one token, without spaces, parentheses or ';'")]
+    BadName(String),
+    #[error("cannot start the search threads: {0}")]
+    Threads(io::Error),
+}
+
+/// Whether `name` can stand in `((name NAME) (status available))`.
+pub fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| !c.is_whitespace() && !c.is_control() && !matches!(c, '(' | ')' | ';'))
+}
+
+/// Listens on the configured address, with a clear error if it is taken.
+pub async fn bind(config: &ServeConfig) -> Result<TcpListener, ServeError> {
+    let addr = config.addr();
+    TcpListener::bind(addr).await.map_err(|error| {
+        let hint = match error.kind() {
+            io::ErrorKind::AddrInUse => {
+                " (is another player running? choose another port with --port)"
+            }
+            io::ErrorKind::AddrNotAvailable => {
+                " (not an address of this machine: try 127.0.0.1 or 0.0.0.0)"
+            }
+            io::ErrorKind::PermissionDenied => " (ports below 1024 need privileges)",
+            _ => "",
+        };
+        ServeError::Bind { addr, error, hint }
+    })
+}
+
+/// Serves GGP on `listener` until `shutdown` completes (`config.bind` and `config.port`
+/// are not used: the listener is already bound).
+pub async fn serve(
+    config: ServeConfig,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    if !is_valid_name(&config.name) {
+        return Err(ServeError::BadName(config.name));
+    }
+    let player = Player::new(config.player_config()).map_err(ServeError::Threads)?;
+    let addr = listener
+        .local_addr()
+        .map_or_else(|_| "?".to_owned(), |a| a.to_string());
+    info!(
+        agent = %config.agent,
+        margin_ms = config.margin.as_millis() as u64,
+        search_threads = player.config().threads,
+        name = config.name,
+        "GGP player listening on http://{addr}/"
+    );
+    let app = app(Arc::new(player));
+    let mut connections = JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    debug!(%peer, "connection");
+                    connections.spawn(connection(stream, app.clone()));
+                }
+                Err(e) => {
+                    // E.g. out of file descriptors: wait a little rather than spin.
+                    warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+    info!(open = connections.len(), "shutting down");
+    let drain = async { while connections.join_next().await.is_some() {} };
+    if tokio::time::timeout(SHUTDOWN_GRACE, drain).await.is_err() {
+        warn!("open connections did not finish in time: dropped");
+    }
+    Ok(())
+}
+
+/// One connection: one request, one reply, then the end of the connection.
+async fn connection(stream: TcpStream, app: Router) {
+    let _ = stream.set_nodelay(true);
+    let conn = http1::Builder::new()
+        .keep_alive(false)
+        // A client may shut down its write side after the request and still want the reply.
+        .half_close(true)
+        .timer(TokioTimer::new())
+        .header_read_timeout(READ_TIMEOUT)
+        .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+    match conn.without_shutdown().await {
+        Ok(parts) => linger(parts.io.into_inner()).await,
+        // Not HTTP, or headers too slow or too large: hyper has answered 400/408/431 if it could.
+        Err(e) if e.is_parse() || e.is_parse_too_large() || e.is_timeout() => {
+            warn!(error = %e, "bad HTTP request: refused");
+        }
+        // The client went away.
+        Err(e) => debug!(error = %e, "connection ended without a reply"),
+    }
+}
+
+/// Ends the reply with EOF, then reads and drops the client's leftover input until it
+/// closes (or for [`LINGER_TIME`]), so that closing does not reset the connection.
+async fn linger(mut stream: TcpStream) {
+    if stream.shutdown().await.is_err() {
+        return;
+    }
+    let until = tokio::time::Instant::now() + LINGER_TIME;
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut drained = 0;
+    while drained <= LINGER_BYTES {
+        match tokio::time::timeout_at(until, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) | Err(_) => break,
+            Ok(Ok(n)) => drained += n,
+        }
+    }
+}
+
+/// The router: every request goes to the GGP handler (any path; POST only), with a body
+/// limit of [`MAX_BODY_BYTES`], and every response closes the connection.
+pub fn app(player: Arc<Player>) -> Router {
+    Router::new()
+        .fallback(ggp)
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(axum::middleware::map_response(finish))
+        .with_state(player)
+}
+
+/// Added to every response: `Connection: close`; a clear message for the body limit.
+async fn finish(mut response: Response) -> Response {
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        warn!(
+            limit_bytes = MAX_BODY_BYTES,
+            "request body too large: refused"
+        );
+        response = error_reply(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("request body too large: the limit is {MAX_BODY_BYTES} bytes (1 MiB)"),
+        );
+    }
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+async fn ggp(State(player): State<Arc<Player>>, request: axum::extract::Request) -> Response {
+    let received = Instant::now();
+    if request.method() != Method::POST {
+        warn!(method = %request.method(), "not a POST: refused");
+        return error_reply(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "GGP messages are sent as POST / with an S-expression body",
+        );
+    }
+    let body = match tokio::time::timeout(
+        READ_TIMEOUT,
+        axum::body::to_bytes(request.into_body(), MAX_BODY_BYTES),
+    )
+    .await
+    {
+        Ok(Ok(body)) => body,
+        Ok(Err(e)) if is_length_limit(&e) => {
+            // Logged and worded by `finish`.
+            return StatusCode::PAYLOAD_TOO_LARGE.into_response();
+        }
+        Ok(Err(e)) => {
+            warn!(error = %e, "cannot read the request body");
+            return error_reply(
+                StatusCode::BAD_REQUEST,
+                &format!("cannot read the body: {e}"),
+            );
+        }
+        Err(_) => {
+            warn!("timed out reading the request body");
+            return error_reply(StatusCode::REQUEST_TIMEOUT, "timed out reading the body");
+        }
+    };
+    let text = String::from_utf8_lossy(&body);
+    let request = match Request::parse(&text) {
+        Ok(request) => request,
+        Err(e) => {
+            warn!(bytes = body.len(), error = %e, "bad request: refused");
+            return error_reply(StatusCode::BAD_REQUEST, &e.to_string());
+        }
+    };
+    let kind = request.kind();
+    let match_id = request.match_id().unwrap_or("-").to_owned();
+    info!(kind, match_id, bytes = body.len(), "request");
+    let result = player.handle(request, received).await;
+    let latency_ms = format!("{:.2}", received.elapsed().as_secs_f64() * 1e3);
+    match result {
+        Ok(reply) => {
+            info!(kind, match_id, reply, latency_ms, "reply");
+            (
+                [(header::CONTENT_TYPE, HeaderValue::from_static("text/acl"))],
+                reply,
+            )
+                .into_response()
+        }
+        Err(e) => {
+            warn!(kind, match_id, error = %e, latency_ms, "error reply");
+            let status = match e {
+                PlayerError::UnknownMatch(_) => StatusCode::NOT_FOUND,
+                PlayerError::BadStart { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            };
+            error_reply(status, &e.to_string())
+        }
+    }
+}
+
+/// Whether reading a body failed on the size limit.
+fn is_length_limit(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = source {
+        if err.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = err.source();
+    }
+    false
+}
+
+/// A 4xx reply with a one-line plain-text message.
+fn error_reply(status: StatusCode, message: &str) -> Response {
+    let line: String = message
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let body = Body::from(format!("{line}\n"));
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        )],
+        body,
+    )
+        .into_response()
+}

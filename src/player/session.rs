@@ -1,0 +1,311 @@
+//! One match as the player sees it: the rules' terms, the position, our colour, the clocks,
+//! the agent, and whether the position can still be trusted.
+//!
+//! The controller is the referee: each PLAY and STOP carries the previous joint move, and
+//! the session applies it (our own move included: a controller substitutes a move when a
+//! reply is late or illegal, so the message, not our reply, says what was played).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::agent::{Agent, AgentConfig};
+use crate::breakthrough::terms::{MoveError, RulesError, Terms};
+use crate::breakthrough::{Board, Color, Move, MoveList};
+use crate::game::Game;
+use crate::sexpr::Sexpr;
+
+/// Whether the session's position follows the match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchState {
+    Active,
+    /// A joint move could not be applied: the position is unknown from then on.
+    Broken(String),
+}
+
+/// Why a START cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("role '{role}' is not one of the rules' roles ({white}, {black})")]
+    UnknownRole {
+        role: String,
+        white: String,
+        black: String,
+    },
+}
+
+/// Why a joint move could not be applied.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum JointMoveError {
+    #[error("expected a joint move of {expected} moves (one per role), got {got}")]
+    WrongCount { expected: usize, got: usize },
+    #[error("it was {mover}'s turn, but {idle} played '{term}' instead of {noop}")]
+    NotNoop {
+        mover: String,
+        idle: String,
+        term: String,
+        noop: String,
+    },
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    #[error("a joint move arrived after the end of the game")]
+    AfterTheEnd,
+}
+
+/// What the player should do on a PLAY, once the joint move is applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Our move: search this position.
+    Ours,
+    /// The opponent's move: reply `noop`.
+    Theirs,
+    /// The game is over in our model (a PLAY should not have come): reply `noop`.
+    Over,
+    /// The position is unknown: reply `noop`.
+    Broken,
+}
+
+pub struct Session {
+    pub match_id: String,
+    /// Our role, as the START message spells it.
+    pub role: String,
+    pub color: Color,
+    pub terms: Arc<Terms>,
+    pub board: Board,
+    pub start_clock: Duration,
+    pub play_clock: Duration,
+    pub state: MatchState,
+    /// Shared with the search thread while it searches for this match.
+    pub agent: Arc<Mutex<Agent>>,
+    /// Plies played so far.
+    pub plies: u32,
+    /// When the last message about this match arrived.
+    pub last_seen: Instant,
+}
+
+impl Session {
+    /// A new match from a START message's contents.
+    pub fn new(
+        match_id: &str,
+        role: &str,
+        rules: &[Sexpr],
+        start_clock: Duration,
+        play_clock: Duration,
+        agent: AgentConfig,
+    ) -> Result<Session, StartError> {
+        let terms = Terms::from_rules(rules)?;
+        let color = terms
+            .color_of(role)
+            .ok_or_else(|| StartError::UnknownRole {
+                role: role.to_owned(),
+                white: terms.roles[0].clone(),
+                black: terms.roles[1].clone(),
+            })?;
+        Ok(Session {
+            match_id: match_id.to_owned(),
+            role: role.to_owned(),
+            color,
+            board: Board::new(terms.size),
+            terms: Arc::new(terms),
+            start_clock,
+            play_clock,
+            state: MatchState::Active,
+            agent: Arc::new(Mutex::new(Agent::new(agent))),
+            plies: 0,
+            last_seen: Instant::now(),
+        })
+    }
+
+    /// Applies the previous joint move of a PLAY or STOP (`None` for NIL: nothing to do).
+    ///
+    /// On an error the session becomes [`MatchState::Broken`] and stays so; the error is
+    /// returned for the log. A broken session ignores further moves.
+    pub fn apply(&mut self, moves: Option<&[Sexpr]>) -> Result<(), JointMoveError> {
+        let Some(moves) = moves else {
+            return Ok(());
+        };
+        if self.state != MatchState::Active {
+            return Ok(());
+        }
+        match self.joint_move(moves) {
+            Ok(mv) => {
+                self.board.make(mv);
+                self.plies += 1;
+                Ok(())
+            }
+            Err(e) => {
+                self.state = MatchState::Broken(e.to_string());
+                Err(e)
+            }
+        }
+    }
+
+    /// The move of the side to move in `moves`, checked: the other role must play noop.
+    fn joint_move(&self, moves: &[Sexpr]) -> Result<Move, JointMoveError> {
+        let [white, black] = moves else {
+            return Err(JointMoveError::WrongCount {
+                expected: 2,
+                got: moves.len(),
+            });
+        };
+        if self.is_over() {
+            return Err(JointMoveError::AfterTheEnd);
+        }
+        let mover = self.board.side_to_move();
+        let (mover_term, idle_term) = match mover {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        if !self.terms.is_noop(idle_term) {
+            return Err(JointMoveError::NotNoop {
+                mover: self.terms.role(mover).to_owned(),
+                idle: self.terms.role(mover.other()).to_owned(),
+                term: idle_term.to_string(),
+                noop: self.terms.noop().to_owned(),
+            });
+        }
+        Ok(self.terms.parse_move(&self.board, mover_term)?)
+    }
+
+    /// Whether the game is over in our model (a goal row reached, or no legal move).
+    pub fn is_over(&self) -> bool {
+        self.board.winner().is_some() || !self.board.has_moves()
+    }
+
+    pub fn turn(&self) -> Turn {
+        if self.state != MatchState::Active {
+            Turn::Broken
+        } else if self.is_over() {
+            Turn::Over
+        } else if self.board.side_to_move() == self.color {
+            Turn::Ours
+        } else {
+            Turn::Theirs
+        }
+    }
+
+    /// The reply text of `mv`, a move of the side to move, in the rules' spelling.
+    pub fn reply_text(&self, mv: Move) -> String {
+        self.terms.move_term(&self.board, mv).to_string()
+    }
+
+    /// Goals `[white, black]` once the game is over in our model.
+    pub fn goals(&self) -> Option<[u8; 2]> {
+        match self.state {
+            MatchState::Active => self.board.goals(),
+            MatchState::Broken(_) => None,
+        }
+    }
+}
+
+/// A legal move found without searching: a winning move, else the most promising by
+/// the game's own ordering hint (captures, advanced squares). `None` without legal moves.
+pub fn quick_move(board: &Board) -> Option<Move> {
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    list.iter().max_by_key(|&m| board.move_priority(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEMPLATE: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/reference/gdl/kiosk_breakthrough_rules_template.kif"
+    ));
+
+    fn session(role: &str, w: u32, h: u32, upper: bool) -> Session {
+        let mut text = format!("(width {w}) (height {h}) {TEMPLATE}");
+        if upper {
+            text = text.to_ascii_uppercase();
+        }
+        let rules = Sexpr::parse_all(&text).unwrap();
+        let clock = Duration::from_secs(1);
+        Session::new("m", role, &rules, clock, clock, AgentConfig::default()).unwrap()
+    }
+
+    fn moves(text: &str) -> Vec<Sexpr> {
+        Sexpr::parse(text).unwrap().as_list().unwrap().to_vec()
+    }
+
+    #[test]
+    fn follows_a_match() {
+        let mut s = session("black", 3, 5, false);
+        assert_eq!(s.color, Color::Black);
+        s.apply(None).unwrap();
+        assert_eq!(s.turn(), Turn::Theirs);
+        s.apply(Some(&moves("((move 2 2 2 3) noop)"))).unwrap();
+        assert_eq!(s.turn(), Turn::Ours);
+        let mv = quick_move(&s.board).unwrap();
+        assert!(s.reply_text(mv).starts_with("(move "));
+        s.apply(Some(&moves("(NOOP (MOVE 1 4 2 3))"))).unwrap();
+        assert_eq!(s.plies, 2);
+        assert_eq!(s.turn(), Turn::Theirs);
+        assert_eq!(s.goals(), None);
+        assert_eq!(s.state, MatchState::Active);
+    }
+
+    #[test]
+    fn upper_case_rules_give_upper_case_replies() {
+        let s = session("WHITE", 5, 5, true);
+        assert_eq!(s.color, Color::White);
+        assert_eq!(s.turn(), Turn::Ours);
+        let mv = s.board.find_move(1, 2, 1, 3).unwrap();
+        assert_eq!(s.reply_text(mv), "(MOVE 1 2 1 3)");
+    }
+
+    #[test]
+    fn bad_joint_moves_break_the_session() {
+        for bad in [
+            "((move 2 2 2 3))",
+            "((move 2 2 2 3) noop noop)",
+            "(noop (move 2 4 2 3))",
+            "((move 2 2 2 3) (move 2 4 2 3))",
+            "((move 2 2 2 4) noop)",
+            "((move 2 2) noop)",
+        ] {
+            let mut s = session("white", 3, 5, false);
+            let e = s.apply(Some(&moves(bad))).unwrap_err();
+            assert!(!e.to_string().is_empty());
+            assert!(matches!(s.state, MatchState::Broken(_)), "{bad}");
+            assert_eq!(s.turn(), Turn::Broken);
+            // Broken stays broken, quietly.
+            s.apply(Some(&moves("((move 2 2 2 3) noop)"))).unwrap();
+            assert_eq!(s.turn(), Turn::Broken);
+            assert_eq!(s.goals(), None);
+        }
+    }
+
+    #[test]
+    fn unknown_role_is_refused() {
+        let rules = Sexpr::parse_all(&format!("(width 3) (height 5) {TEMPLATE}")).unwrap();
+        let d = Duration::from_secs(1);
+        let e = Session::new("m", "red", &rules, d, d, AgentConfig::default())
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("'red'"), "{e}");
+    }
+
+    #[test]
+    fn a_finished_game_reports_goals() {
+        let mut s = session("white", 2, 4, false);
+        // 2x4: black starts on rows 3 and 4; white captures its way to row 4.
+        for (i, m) in [
+            "((move 1 2 2 3) noop)",
+            "(noop (move 1 3 1 2))",
+            "((move 2 3 1 4) noop)",
+        ]
+        .iter()
+        .enumerate()
+        {
+            s.apply(Some(&moves(m)))
+                .unwrap_or_else(|e| panic!("{i}: {e}"));
+        }
+        assert_eq!(s.turn(), Turn::Over);
+        assert_eq!(s.goals(), Some([100, 0]));
+        let e = s.apply(Some(&moves("(noop (move 1 2 1 1))"))).unwrap_err();
+        assert_eq!(e, JointMoveError::AfterTheEnd);
+    }
+}

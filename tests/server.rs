@@ -1,0 +1,1060 @@
+//! The GGP server over real HTTP: the tests act as the game controller (and as a random
+//! opponent), speaking raw HTTP/1.0 over TCP exactly as the Dresden GameController and
+//! ggp-base's match server do (`shared/PROTOCOL.md`, `shared/reference/wire/`): bare-LF
+//! header lines, no Host header from Dresden, and reading each reply until EOF.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ggp_player::agent::AgentConfig;
+use ggp_player::breakthrough::{Board, BoardSize, Color, Move, MoveList};
+use ggp_player::player::protocol::Request;
+use ggp_player::player::{Player, PlayerConfig, ServeConfig, server};
+use ggp_player::sexpr::Sexpr;
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::common::{init_test_logging, reference_dir};
+
+/// Play clock of the test matches.
+const PLAY_CLOCK: Duration = Duration::from_secs(1);
+/// Margin of the test servers: 150 ms of search per move at a 1 s play clock, so that
+/// whole matches stay quick; the replies must still come within the play clock.
+const TEST_MARGIN: Duration = Duration::from_millis(850);
+/// How long a client waits for EOF before declaring that the server kept the connection.
+const READ_TIMEOUT: Duration = Duration::from_secs(5);
+
+// ---------------------------------------------------------------------------------------
+// An in-process server on an ephemeral port.
+
+struct TestServer {
+    addr: SocketAddr,
+    runtime: Option<tokio::runtime::Runtime>,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+impl TestServer {
+    fn start(margin: Duration) -> TestServer {
+        init_test_logging();
+        let config = ServeConfig {
+            margin,
+            threads: 2,
+            ..ServeConfig::default()
+        };
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        runtime.spawn(async move {
+            let shutdown = async {
+                let _ = stopped.await;
+            };
+            server::serve(config, listener, shutdown).await.unwrap();
+        });
+        TestServer {
+            addr,
+            runtime: Some(runtime),
+            _stop: stop,
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Raw HTTP as the controllers speak it.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialect {
+    /// Upper-case rules, role and moves; no Host header.
+    Dresden,
+    /// The rules' own case, spaced terms `( PLAY m (( move 1 2 1 3 ) noop ) )`.
+    GgpBase,
+}
+
+impl Dialect {
+    fn move_symbol(self) -> &'static str {
+        match self {
+            Dialect::Dresden => "MOVE",
+            Dialect::GgpBase => "move",
+        }
+    }
+
+    fn noop(self) -> &'static str {
+        match self {
+            Dialect::Dresden => "NOOP",
+            Dialect::GgpBase => "noop",
+        }
+    }
+
+    /// The whole request as the controller writes it: bare-LF headers, then the body
+    /// followed by a newline (both controllers use Java's `println`).
+    fn request(self, body: &str) -> Vec<u8> {
+        let headers = match self {
+            Dialect::Dresden => format!(
+                "POST / HTTP/1.0\nAccept: text/delim\nSender: Gamecontroller\nReceiver: 127.0.0.1\n\
+                 Content-type: text/acl\nContent-length: {}\n\n",
+                body.len()
+            ),
+            Dialect::GgpBase => format!(
+                "POST / HTTP/1.0\nAccept: text/delim\nHost: 127.0.0.1\nSender: GAMESERVER\n\
+                 Receiver: player\nContent-Type: text/acl\nContent-Length: {}\n\n",
+                body.len()
+            ),
+        };
+        let mut bytes = headers.into_bytes();
+        bytes.extend_from_slice(body.as_bytes());
+        bytes.push(b'\n');
+        bytes
+    }
+}
+
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: String,
+    body: String,
+    /// From before connecting to EOF (Dresden counts its clock from the connect).
+    elapsed: Duration,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+        })
+    }
+
+    /// A successful reply with `text/acl`, `Connection: close` and an exact Content-Length.
+    fn ok(&self) -> &str {
+        assert_eq!(self.status, 200, "{self:?}");
+        assert_eq!(self.header("content-type"), Some("text/acl"), "{self:?}");
+        self.checked_framing();
+        &self.body
+    }
+
+    /// An error reply: 4xx, one line of plain text.
+    fn error(&self) -> &str {
+        assert!((400..500).contains(&self.status), "{self:?}");
+        assert!(
+            self.header("content-type")
+                .is_some_and(|t| t.starts_with("text/plain")),
+            "{self:?}"
+        );
+        self.checked_framing();
+        let line = self.body.strip_suffix('\n').unwrap_or(&self.body);
+        assert!(!line.is_empty() && !line.contains('\n'), "{self:?}");
+        line
+    }
+
+    fn checked_framing(&self) {
+        assert!(
+            self.header("connection")
+                .is_some_and(|c| c.eq_ignore_ascii_case("close")),
+            "{self:?}"
+        );
+        assert_eq!(
+            self.header("content-length")
+                .map(|l| l.parse::<usize>().unwrap()),
+            Some(self.body.len()),
+            "{self:?}"
+        );
+    }
+}
+
+/// Sends `bytes`, reads until EOF (failing if the server keeps the connection open).
+fn send_raw(addr: SocketAddr, bytes: &[u8]) -> Reply {
+    let start = Instant::now();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(READ_TIMEOUT)).unwrap();
+    stream.write_all(bytes).unwrap();
+    let mut raw = Vec::new();
+    if let Err(e) = stream.read_to_end(&mut raw) {
+        panic!(
+            "no EOF after the reply ({e}; {:?} so far): {:?}",
+            start.elapsed(),
+            String::from_utf8_lossy(&raw)
+        );
+    }
+    let elapsed = start.elapsed();
+    let text = String::from_utf8(raw).expect("UTF-8 reply");
+    let (head, body) = text.split_once("\r\n\r\n").expect("header block");
+    let (status_line, headers) = head.split_once("\r\n").unwrap_or((head, ""));
+    let mut parts = status_line.split_whitespace();
+    assert!(
+        parts.next().unwrap().starts_with("HTTP/1."),
+        "{status_line}"
+    );
+    Reply {
+        status: parts.next().unwrap().parse().unwrap(),
+        headers: headers.to_owned(),
+        body: body.to_owned(),
+        elapsed,
+    }
+}
+
+fn post(addr: SocketAddr, dialect: Dialect, body: &str) -> Reply {
+    send_raw(addr, &dialect.request(body))
+}
+
+fn info(addr: SocketAddr) -> String {
+    post(addr, Dialect::GgpBase, "( INFO )").ok().to_owned()
+}
+
+// ---------------------------------------------------------------------------------------
+// Messages in each dialect.
+
+fn course_rules(size: BoardSize) -> Vec<Sexpr> {
+    let template =
+        std::fs::read_to_string(reference_dir().join("gdl/kiosk_breakthrough_rules_template.kif"))
+            .unwrap();
+    let text = format!(
+        "(width {}) (height {}) {template}",
+        size.width(),
+        size.height()
+    );
+    Sexpr::parse_all(&text).unwrap()
+}
+
+/// ggp-base's printing: `( move 1 2 1 3 )` for a term.
+fn spaced(e: &Sexpr) -> String {
+    match e {
+        Sexpr::Atom(a) => a.clone(),
+        Sexpr::List(items) => {
+            let inner: Vec<String> = items.iter().map(spaced).collect();
+            format!("( {} )", inner.join(" "))
+        }
+    }
+}
+
+/// ggp-base's printing of a list of terms (the rules, a joint move): `(( a ) b )`.
+fn spaced_list(items: &[Sexpr]) -> String {
+    let inner: Vec<String> = items.iter().map(spaced).collect();
+    format!("({} )", inner.join(" "))
+}
+
+fn plain_list(items: &[Sexpr]) -> String {
+    Sexpr::list(items.to_vec()).to_string()
+}
+
+fn start_message(
+    dialect: Dialect,
+    id: &str,
+    role: Color,
+    rules: &[Sexpr],
+    start_clock: u64,
+    play_clock: &str,
+) -> String {
+    match dialect {
+        Dialect::Dresden => format!(
+            "(START {id} {} {} {start_clock} {play_clock})",
+            role.role_name().to_ascii_uppercase(),
+            plain_list(rules).to_ascii_uppercase()
+        ),
+        Dialect::GgpBase => format!(
+            "( START {id} {} {} {start_clock} {play_clock} )",
+            role.role_name(),
+            spaced_list(rules)
+        ),
+    }
+}
+
+/// PLAY or STOP with the previous joint move (`None`: NIL).
+fn moves_message(dialect: Dialect, keyword: &str, id: &str, joint: Option<&[Sexpr]>) -> String {
+    match (dialect, joint) {
+        (Dialect::Dresden, None) => format!("({keyword} {id} NIL)"),
+        (Dialect::Dresden, Some(j)) => format!("({keyword} {id} {})", plain_list(j)),
+        (Dialect::GgpBase, None) => format!("( {keyword} {id} NIL )"),
+        (Dialect::GgpBase, Some(j)) => format!("( {keyword} {id} {} )", spaced_list(j)),
+    }
+}
+
+fn move_term(dialect: Dialect, board: &Board, mv: Move) -> Sexpr {
+    let (x1, y1, x2, y2) = board.move_coords(mv);
+    Sexpr::parse(&format!("({} {x1} {y1} {x2} {y2})", dialect.move_symbol())).unwrap()
+}
+
+/// The joint move `[white, black]` in which the side to move plays `mv`.
+fn joint_move(dialect: Dialect, board: &Board, mv: Move) -> Vec<Sexpr> {
+    let term = move_term(dialect, board, mv);
+    let noop = Sexpr::atom(dialect.noop());
+    match board.side_to_move() {
+        Color::White => vec![term, noop],
+        Color::Black => vec![noop, term],
+    }
+}
+
+/// The reply to a PLAY on our turn: a legal move of `board`, in the rules' spelling.
+fn check_move_reply(reply: &str, board: &Board, dialect: Dialect) -> Move {
+    let term = Sexpr::parse(reply).unwrap_or_else(|e| panic!("reply {reply:?}: {e}"));
+    let items = term
+        .as_list()
+        .unwrap_or_else(|| panic!("reply {reply:?} is not a move"));
+    assert_eq!(items.len(), 5, "{reply}");
+    assert_eq!(
+        items[0].as_atom(),
+        Some(dialect.move_symbol()),
+        "the reply must spell move as the rules do: {reply}"
+    );
+    let c: Vec<u32> = items[1..]
+        .iter()
+        .map(|a| a.as_atom().unwrap().parse().unwrap())
+        .collect();
+    board
+        .find_move(c[0], c[1], c[2], c[3])
+        .unwrap_or_else(|| panic!("illegal reply {reply} in\n{board:?}"))
+}
+
+fn is_over(board: &Board) -> bool {
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    board.winner().is_some() || list.is_empty()
+}
+
+fn random_move(board: &Board, rng: &mut Xoshiro256PlusPlus) -> Move {
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    let moves: Vec<Move> = list.iter().collect();
+    *moves.choose(rng).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------
+// Whole matches.
+
+struct MatchSpec {
+    id: String,
+    size: BoardSize,
+    ours: Color,
+    dialect: Dialect,
+    seed: u64,
+}
+
+impl MatchSpec {
+    fn new(id: &str, size: &str, ours: Color, dialect: Dialect) -> MatchSpec {
+        MatchSpec {
+            id: id.to_owned(),
+            size: size.parse().unwrap(),
+            ours,
+            dialect,
+            seed: id.bytes().map(u64::from).sum(),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct MatchReport {
+    our_moves: usize,
+    plies: usize,
+    winner: Option<Color>,
+    slowest_move: Duration,
+    started: Instant,
+    finished: Instant,
+}
+
+/// Starts a match and checks the `ready` reply.
+fn start_match(addr: SocketAddr, spec: &MatchSpec) {
+    let start = start_message(
+        spec.dialect,
+        &spec.id,
+        spec.ours,
+        &course_rules(spec.size),
+        10,
+        "1",
+    );
+    let reply = post(addr, spec.dialect, &start);
+    assert_eq!(reply.ok(), "ready", "{}", spec.id);
+    assert!(reply.elapsed < Duration::from_secs(1), "{reply:?}");
+}
+
+/// Plays `spec` to the end against a random opponent (the match must already be started),
+/// checking every reply.
+fn play_match(addr: SocketAddr, spec: &MatchSpec) -> MatchReport {
+    let started = Instant::now();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(spec.seed);
+    let mut board = Board::new(spec.size);
+    let mut joint: Option<Vec<Sexpr>> = None;
+    let mut our_moves = 0;
+    let mut slowest_move = Duration::ZERO;
+    for ply in 0..1000 {
+        let message = moves_message(spec.dialect, "PLAY", &spec.id, joint.as_deref());
+        let reply = post(addr, spec.dialect, &message);
+        let text = reply.ok();
+        assert!(
+            reply.elapsed < PLAY_CLOCK,
+            "{} ply {ply}: reply {text} after {:?}",
+            spec.id,
+            reply.elapsed
+        );
+        let mv = if board.side_to_move() == spec.ours {
+            our_moves += 1;
+            slowest_move = slowest_move.max(reply.elapsed);
+            check_move_reply(text, &board, spec.dialect)
+        } else {
+            assert_eq!(text, spec.dialect.noop(), "{} ply {ply}", spec.id);
+            random_move(&board, &mut rng)
+        };
+        let this_joint = joint_move(spec.dialect, &board, mv);
+        board.make(mv);
+        if is_over(&board) {
+            let stop = moves_message(spec.dialect, "STOP", &spec.id, Some(&this_joint));
+            let reply = post(addr, spec.dialect, &stop);
+            assert_eq!(reply.ok(), "done");
+            assert!(reply.elapsed < PLAY_CLOCK);
+            return MatchReport {
+                our_moves,
+                plies: ply + 1,
+                winner: board.winner(),
+                slowest_move,
+                started,
+                finished: Instant::now(),
+            };
+        }
+        joint = Some(this_joint);
+    }
+    panic!("{}: no end after 1000 plies", spec.id);
+}
+
+fn run_matches(specs: &[MatchSpec]) {
+    let server = TestServer::start(TEST_MARGIN);
+    for spec in specs {
+        start_match(server.addr, spec);
+        let report = play_match(server.addr, spec);
+        assert!(report.our_moves > 0);
+        // Every other ply was ours.
+        assert!(
+            report.plies.abs_diff(2 * report.our_moves) <= 1,
+            "{report:?}"
+        );
+        println!("{}: {report:?}", spec.id);
+        // Alpha-beta against a random mover wins (the 10x10 course rules aside, the
+        // engine's model is the textbook board both sides play here).
+        assert_eq!(report.winner, Some(spec.ours), "{}: {report:?}", spec.id);
+    }
+    // The matches are over and forgotten; the server still answers.
+    assert!(info(server.addr).contains("available"));
+}
+
+#[test]
+fn match_3x5_both_colours_both_dialects() {
+    run_matches(&[
+        MatchSpec::new("m3x5.w", "3x5", Color::White, Dialect::Dresden),
+        MatchSpec::new("m3x5.b", "3x5", Color::Black, Dialect::GgpBase),
+    ]);
+}
+
+#[test]
+fn match_5x5_both_colours_both_dialects() {
+    run_matches(&[
+        MatchSpec::new("m5x5-w", "5x5", Color::White, Dialect::GgpBase),
+        MatchSpec::new("m5x5-b", "5x5", Color::Black, Dialect::Dresden),
+    ]);
+}
+
+#[test]
+fn match_8x8_both_colours_both_dialects() {
+    run_matches(&[
+        MatchSpec::new("m8x8_w", "8x8", Color::White, Dialect::Dresden),
+        MatchSpec::new("m8x8_b", "8x8", Color::Black, Dialect::GgpBase),
+    ]);
+}
+
+#[test]
+fn match_10x10_both_colours_both_dialects() {
+    run_matches(&[
+        MatchSpec::new(
+            "kiosk.breakthrough_10x10-1",
+            "10x10",
+            Color::White,
+            Dialect::GgpBase,
+        ),
+        MatchSpec::new("TestMatch_1", "10x10", Color::Black, Dialect::Dresden),
+    ]);
+}
+
+#[test]
+fn two_matches_at_once_on_one_server() {
+    let server = TestServer::start(TEST_MARGIN);
+    let addr = server.addr;
+    let specs = [
+        MatchSpec::new("twin.1", "6x6", Color::White, Dialect::Dresden),
+        MatchSpec::new("twin.2", "7x5", Color::Black, Dialect::GgpBase),
+    ];
+    for spec in &specs {
+        start_match(addr, spec);
+    }
+    let reports: Vec<MatchReport> = std::thread::scope(|scope| {
+        let handles: Vec<_> = specs
+            .iter()
+            .map(|spec| scope.spawn(move || play_match(addr, spec)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (spec, report) in specs.iter().zip(&reports) {
+        assert_eq!(report.winner, Some(spec.ours), "{}: {report:?}", spec.id);
+        assert!(report.slowest_move < PLAY_CLOCK, "{report:?}");
+    }
+    // They really ran at the same time.
+    assert!(reports[0].started < reports[1].finished && reports[1].started < reports[0].finished);
+}
+
+#[test]
+fn a_start_with_a_known_match_id_starts_a_new_match() {
+    let server = TestServer::start(TEST_MARGIN);
+    let addr = server.addr;
+    // Dresden's GUI reuses TestMatch_1 for every match, with nothing in between.
+    let first = MatchSpec::new("TestMatch_1", "5x5", Color::Black, Dialect::Dresden);
+    start_match(addr, &first);
+    let reply = post(addr, Dialect::Dresden, "(PLAY TestMatch_1 NIL)");
+    assert_eq!(reply.ok(), "NOOP");
+    let reply = post(
+        addr,
+        Dialect::Dresden,
+        "(PLAY TestMatch_1 ((MOVE 2 2 2 3) NOOP))",
+    );
+    let board = {
+        let mut b = Board::new(first.size);
+        b.make(b.find_move(2, 2, 2, 3).unwrap());
+        b
+    };
+    check_move_reply(reply.ok(), &board, Dialect::Dresden);
+    // Mid-match: a new START under the same id, other role, other size.
+    let second = MatchSpec::new("TestMatch_1", "4x6", Color::White, Dialect::Dresden);
+    start_match(addr, &second);
+    let report = play_match(addr, &second);
+    assert_eq!(report.winner, Some(Color::White), "{report:?}");
+    // And the id is free again after STOP.
+    let reply = post(addr, Dialect::Dresden, "(PLAY TestMatch_1 NIL)");
+    assert!(reply.error().contains("unknown match"), "{reply:?}");
+}
+
+#[test]
+fn an_illegal_opponent_move_breaks_the_match_without_harm() {
+    let server = TestServer::start(TEST_MARGIN);
+    let addr = server.addr;
+    let spec = MatchSpec::new("broken", "5x5", Color::Black, Dialect::GgpBase);
+    start_match(addr, &spec);
+    assert_eq!(post(addr, spec.dialect, "( PLAY broken NIL )").ok(), "noop");
+    // White "moves" a pawn two squares: illegal in the course rules.
+    let reply = post(
+        addr,
+        spec.dialect,
+        "( PLAY broken (( move 2 2 2 4 ) noop ) )",
+    );
+    assert_eq!(reply.ok(), "noop");
+    let reply = post(
+        addr,
+        spec.dialect,
+        "( PLAY broken (noop ( move 2 4 2 3 ) ) )",
+    );
+    assert_eq!(reply.ok(), "noop");
+    assert_eq!(
+        post(
+            addr,
+            spec.dialect,
+            "( STOP broken (( move 1 2 1 3 ) noop ) )"
+        )
+        .ok(),
+        "done"
+    );
+    assert!(info(addr).contains("available"));
+}
+
+#[test]
+fn malformed_requests_get_clear_errors_and_the_server_keeps_serving() {
+    let server = TestServer::start(TEST_MARGIN);
+    let addr = server.addr;
+    let rules = course_rules("5x5".parse().unwrap());
+    let without =
+        |drop: &str| -> Vec<Sexpr> { rules.iter().filter(|r| !r.head_is(drop)).cloned().collect() };
+    let with_size = |w: u32, h: u32| -> Vec<Sexpr> {
+        let mut r = without("width");
+        r.retain(|r| !r.head_is("height"));
+        r.push(Sexpr::parse(&format!("(width {w})")).unwrap());
+        r.push(Sexpr::parse(&format!("(height {h})")).unwrap());
+        r
+    };
+    let start_with =
+        |rules: &[Sexpr]| start_message(Dialect::GgpBase, "bad", Color::White, rules, 10, "1");
+    // (body, status, words the message must contain)
+    let cases: Vec<(String, u16, Vec<&str>)> = vec![
+        ("garbage".into(), 400, vec!["malformed"]),
+        ("(PLAY m NIL".into(), 400, vec!["unbalanced"]),
+        ("(PLAY m NIL))".into(), 400, vec!["malformed"]),
+        ("(FOO x)".into(), 400, vec!["unknown message", "FOO"]),
+        ("(PLAY m)".into(), 400, vec!["PLAY takes 2"]),
+        (
+            "(PLAY nosuch NIL)".into(),
+            404,
+            vec!["unknown match", "nosuch"],
+        ),
+        ("(STOP nosuch NIL)".into(), 404, vec!["unknown match"]),
+        ("(ABORT nosuch)".into(), 404, vec!["unknown match"]),
+        (
+            start_with(&with_size(11, 5)),
+            422,
+            vec!["2-10", "4-10", "11x5"],
+        ),
+        (start_with(&with_size(5, 3)), 422, vec!["2-10", "4-10"]),
+        (start_with(&with_size(1, 11)), 422, vec!["2-10", "4-10"]),
+        (
+            start_with(&without("width")),
+            422,
+            vec!["width", "2-10", "4-10"],
+        ),
+        (start_with(&without("height")), 422, vec!["height"]),
+        (
+            start_message(Dialect::Dresden, "bad", Color::White, &rules, 10, "1")
+                .replacen(" WHITE ", " RED ", 1),
+            422,
+            vec!["role", "RED"],
+        ),
+        (
+            "(START m white ((width 5)) 10 -1)".into(),
+            400,
+            vec!["play clock"],
+        ),
+    ];
+    for (body, status, words) in &cases {
+        let reply = post(addr, Dialect::GgpBase, body);
+        assert_eq!(reply.status, *status, "{body}: {reply:?}");
+        let message = reply.error();
+        for w in words {
+            assert!(message.contains(w), "{body}: {message:?} lacks {w:?}");
+        }
+        assert!(info(addr).contains("available"), "after {body}");
+    }
+
+    // A body over 1 MiB: refused before it is read, yet the client gets the reply.
+    let huge = format!("(INFO {})", "x ".repeat(600_000));
+    let reply = post(addr, Dialect::Dresden, &huge);
+    assert_eq!(reply.status, 413, "{reply:?}");
+    assert!(reply.error().contains("too large"), "{reply:?}");
+    assert!(info(addr).contains("available"));
+
+    // The same without a Content-Length (HTTP/1.1 chunked): cut off at the limit.
+    let mut chunked = b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    for _ in 0..20 {
+        chunked.extend_from_slice(format!("{:x}\r\n", 1 << 16).as_bytes());
+        chunked.extend(std::iter::repeat_n(b' ', 1 << 16));
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    let reply = send_raw(addr, &chunked);
+    assert_eq!(reply.status, 413, "{reply:?}");
+    assert!(reply.error().contains("1 MiB"), "{reply:?}");
+    assert!(info(addr).contains("available"));
+
+    // Not UTF-8.
+    let mut bytes = Dialect::Dresden.request("(PLAY m NIL)");
+    let at = bytes.len() - 5;
+    bytes[at] = 0xff;
+    let reply = send_raw(addr, &bytes);
+    assert_eq!(reply.status, 400, "{reply:?}");
+    assert!(info(addr).contains("available"));
+
+    // Not a POST.
+    let reply = send_raw(addr, b"GET / HTTP/1.0\n\n");
+    assert_eq!(reply.status, 405, "{reply:?}");
+    assert!(reply.error().contains("POST"));
+    assert!(info(addr).contains("available"));
+
+    // Not HTTP at all: hyper answers 400 and closes.
+    let reply = send_raw(addr, b"(START m white ((role white)) 10 1)\r\n\r\n");
+    assert_eq!(reply.status, 400, "{reply:?}");
+    assert!(info(addr).contains("available"));
+
+    // A client that connects and goes away.
+    drop(TcpStream::connect(addr).unwrap());
+    assert!(info(addr).contains("available"));
+}
+
+#[test]
+fn replays_the_reference_transcripts_byte_for_byte() {
+    // The transcripts' play clock is 2 s: keep 200 ms of it for the search.
+    let server = TestServer::start(Duration::from_millis(1800));
+    let addr = server.addr;
+    let wire = reference_dir().join("wire");
+    for (dir, dialect) in [
+        ("dresden_3x5", Dialect::Dresden),
+        ("ggpbase_3x5", Dialect::GgpBase),
+    ] {
+        let files = http_files(&wire.join(dir));
+        assert!(files.len() > 5, "{dir}");
+        let mut board = Board::new("3x5".parse().unwrap());
+        for (i, raw) in files.iter().enumerate() {
+            let request = Request::parse(&body_of(raw)).unwrap();
+            let reply = send_raw(addr, raw);
+            let text = reply.ok().to_owned();
+            assert!(
+                reply.elapsed < Duration::from_secs(2),
+                "{dir} #{i}: {reply:?}"
+            );
+            match request {
+                Request::Start { .. } => assert_eq!(text, "ready"),
+                Request::Play { moves, .. } => {
+                    if let Some(moves) = moves {
+                        board.make(recorded_move(&board, &moves));
+                    }
+                    // The transcripts' player is white.
+                    if board.side_to_move() == Color::White {
+                        check_move_reply(&text, &board, dialect);
+                    } else {
+                        assert_eq!(text, dialect.noop(), "{dir} #{i}");
+                    }
+                }
+                Request::Stop { .. } => assert_eq!(text, "done"),
+                other => panic!("{dir}: unexpected {other:?}"),
+            }
+        }
+    }
+
+    // Scrambled rules cannot be read yet: a clear refusal, and the match is unknown after.
+    let files = http_files(&wire.join("ggpbase_scrambled_5x5"));
+    let reply = send_raw(addr, &files[0]);
+    assert_eq!(reply.status, 422);
+    assert!(reply.error().contains("(width N)"), "{reply:?}");
+    let reply = send_raw(addr, &files[1]);
+    assert!(reply.error().contains("unknown match"), "{reply:?}");
+    assert!(info(addr).contains("available"));
+}
+
+fn http_files(dir: &Path) -> Vec<Vec<u8>> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "http"))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+/// The Content-Length bytes after the (bare-LF) header block.
+fn body_of(raw: &[u8]) -> String {
+    let end = raw.windows(2).position(|w| w == b"\n\n").unwrap();
+    let headers = String::from_utf8_lossy(&raw[..end]);
+    let length: usize = headers
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse().unwrap())
+        })
+        .unwrap();
+    String::from_utf8_lossy(&raw[end + 2..end + 2 + length]).into_owned()
+}
+
+/// The move of the side to move in a recorded joint move.
+fn recorded_move(board: &Board, joint: &[Sexpr]) -> Move {
+    let term = &joint[board.side_to_move().index()];
+    let c: Vec<u32> = term.as_list().unwrap()[1..]
+        .iter()
+        .map(|a| a.as_atom().unwrap().parse().unwrap())
+        .collect();
+    board.find_move(c[0], c[1], c[2], c[3]).unwrap()
+}
+
+#[test]
+fn bind_reports_a_taken_port_clearly() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let config = ServeConfig {
+        port: taken.local_addr().unwrap().port(),
+        ..ServeConfig::default()
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let error = runtime
+        .block_on(server::bind(&config))
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("cannot listen on 127.0.0.1:"), "{error}");
+    assert!(error.contains("--port"), "{error}");
+    assert!(!error.contains('\n'), "{error}");
+}
+
+#[tokio::test]
+async fn the_router_answers_info_empty_bodies_and_preview() {
+    use axum::body::Body;
+    use axum::http::{Request as HttpRequest, header};
+    use tower::ServiceExt;
+
+    let player = Player::new(PlayerConfig {
+        name: "tester".into(),
+        agent: AgentConfig::default(),
+        margin: TEST_MARGIN,
+        threads: 1,
+    })
+    .unwrap();
+    let player = Arc::new(player);
+    let app = server::app(Arc::clone(&player));
+    for (body, expected) in [
+        ("(INFO)", "((name tester) (status available))"),
+        ("", "((name tester) (status available))"),
+        ("( info )", "((name tester) (status available))"),
+        ("(PREVIEW ((role white) (role black)) 10)", "ready"),
+    ] {
+        let request = HttpRequest::post("/").body(Body::from(body)).unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), 200, "{body:?}");
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "text/acl");
+        assert_eq!(response.headers()[header::CONNECTION], "close");
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        assert_eq!(bytes, expected.as_bytes(), "{body:?}");
+    }
+    let request = HttpRequest::post("/")
+        .body(Body::from("(PLAY x NIL)"))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), 404);
+    assert_eq!(response.headers()[header::CONNECTION], "close");
+
+    // START then ABORT: the match is set up, then freed.
+    let rules = plain_list(&course_rules("4x4".parse().unwrap()));
+    for (body, reply, matches) in [
+        (format!("(START k1 black {rules} 10 1)"), "ready", 1),
+        ("( ABORT k1 )".to_owned(), "done", 0),
+    ] {
+        let request = HttpRequest::post("/").body(Body::from(body)).unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        assert_eq!(bytes, reply.as_bytes());
+        assert_eq!(player.match_count(), matches);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Measurement (not run by `cargo test`): reply times of real player processes.
+
+/// Drives whole matches at a 1 s play clock against the players in `GGP_PLAYERS` (one or
+/// two `host:port`, comma-separated), `GGP_LANES` matches at once (default 2), until
+/// `GGP_MOVES` searched moves (default 200) have been played, and prints the distribution
+/// of reply times against the deadline the players aim at (play clock − `GGP_MARGIN_MS`).
+/// With two players they play each other (ggp-base style: every PLAY goes to both at
+/// once); with one, the driver plays random moves against it. See `scripts/README.md`.
+#[test]
+#[ignore = "measurement: needs running players, see scripts/README.md"]
+fn measure_reply_times() {
+    let players: Vec<SocketAddr> = std::env::var("GGP_PLAYERS")
+        .expect("GGP_PLAYERS=host:port[,host:port]")
+        .split(',')
+        .map(|a| a.trim().parse().expect("host:port"))
+        .collect();
+    assert!(matches!(players.len(), 1 | 2), "one or two players");
+    let env_u64 =
+        |name: &str, default: u64| std::env::var(name).map_or(default, |v| v.parse().expect(name));
+    let margin = Duration::from_millis(env_u64("GGP_MARGIN_MS", 200));
+    let target = env_u64("GGP_MOVES", 200) as usize;
+    let lanes = env_u64("GGP_LANES", 2) as usize;
+    let deadline = PLAY_CLOCK - margin;
+    let sizes = ["8x8", "7x7", "10x10", "6x6", "9x9", "8x6"];
+
+    let samples: Vec<Sample> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..lanes)
+            .map(|lane| {
+                let players = &players;
+                scope.spawn(move || {
+                    let mut samples = Vec::new();
+                    let mut searched = 0;
+                    let mut n = 0;
+                    while searched < target.div_ceil(lanes) {
+                        let size: BoardSize = sizes[(lane + n) % sizes.len()].parse().unwrap();
+                        let id = format!("measure.{lane}.{n}-{size}");
+                        let swap = n % 2 == 1;
+                        let dialect = if n % 2 == 0 {
+                            Dialect::GgpBase
+                        } else {
+                            Dialect::Dresden
+                        };
+                        let before = samples.len();
+                        refereed_match(players, swap, size, &id, dialect, n as u64, &mut samples);
+                        searched += samples[before..]
+                            .iter()
+                            .filter(|s| s.kind == "move")
+                            .count();
+                        n += 1;
+                    }
+                    samples
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+
+    let of = |kind: &str| -> Vec<Duration> {
+        let mut v: Vec<Duration> = samples
+            .iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| s.elapsed)
+            .collect();
+        v.sort();
+        v
+    };
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let moves = of("move");
+    let late = moves.iter().filter(|&&d| d >= PLAY_CLOCK).count();
+    let past_deadline: Vec<f64> = moves.iter().map(|&d| ms(d) - ms(deadline)).collect();
+    let reached: Vec<f64> = past_deadline
+        .iter()
+        .copied()
+        .filter(|&s| s >= 0.0)
+        .collect();
+    println!(
+        "players {players:?}, {lanes} matches at once, play clock {} ms, margin {} ms",
+        PLAY_CLOCK.as_millis(),
+        margin.as_millis()
+    );
+    println!(
+        "searched moves: {}; late (>= play clock): {late}; ended early (search proved the \
+         result): {}",
+        moves.len(),
+        moves.len() - reached.len()
+    );
+    println!(
+        "reply time - (play clock - margin), ms, over the {} moves that used the whole \
+         search time: {}",
+        reached.len(),
+        quantiles(&reached)
+    );
+    println!(
+        "all moves, reply time ms: {}",
+        quantiles(&moves.iter().map(|&d| ms(d)).collect::<Vec<_>>())
+    );
+    for kind in ["start", "noop", "stop"] {
+        let v: Vec<f64> = of(kind).iter().map(|&d| ms(d)).collect();
+        println!("{kind} latency ms ({} replies): {}", v.len(), quantiles(&v));
+    }
+    assert_eq!(late, 0, "late replies");
+}
+
+struct Sample {
+    kind: &'static str,
+    elapsed: Duration,
+}
+
+fn quantiles(v: &[f64]) -> String {
+    if v.is_empty() {
+        return "-".into();
+    }
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+    format!(
+        "min {:.2} p50 {:.2} p90 {:.2} p99 {:.2} max {:.2}",
+        v[0],
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        v[v.len() - 1]
+    )
+}
+
+/// One match refereed by the driver: `players[0]` is white unless `swap` (with one
+/// player, the other side is a random mover played by the driver).
+fn refereed_match(
+    players: &[SocketAddr],
+    swap: bool,
+    size: BoardSize,
+    id: &str,
+    dialect: Dialect,
+    seed: u64,
+    samples: &mut Vec<Sample>,
+) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    // (address, colour) of each player process in this match.
+    let seats: Vec<(SocketAddr, Color)> = players
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            let white = (i == 0) != swap;
+            (a, if white { Color::White } else { Color::Black })
+        })
+        .collect();
+    let rules = course_rules(size);
+    for &(addr, color) in &seats {
+        let reply = post(
+            addr,
+            dialect,
+            &start_message(dialect, id, color, &rules, 10, "1"),
+        );
+        assert_eq!(reply.ok(), "ready");
+        samples.push(Sample {
+            kind: "start",
+            elapsed: reply.elapsed,
+        });
+    }
+    let mut board = Board::new(size);
+    let mut joint: Option<Vec<Sexpr>> = None;
+    for _ in 0..1000 {
+        let message = moves_message(dialect, "PLAY", id, joint.as_deref());
+        // Every player gets the PLAY at the same time, as ggp-base sends it.
+        let replies: Vec<(Color, Reply)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = seats
+                .iter()
+                .map(|&(addr, color)| {
+                    let message = &message;
+                    scope.spawn(move || (color, post(addr, dialect, message)))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut mv = None;
+        for (color, reply) in &replies {
+            let text = reply.ok();
+            if *color == board.side_to_move() {
+                mv = Some(check_move_reply(text, &board, dialect));
+                samples.push(Sample {
+                    kind: "move",
+                    elapsed: reply.elapsed,
+                });
+            } else {
+                assert_eq!(text, dialect.noop());
+                samples.push(Sample {
+                    kind: "noop",
+                    elapsed: reply.elapsed,
+                });
+            }
+        }
+        let mv = mv.unwrap_or_else(|| random_move(&board, &mut rng));
+        let this_joint = joint_move(dialect, &board, mv);
+        board.make(mv);
+        if is_over(&board) {
+            let stop = moves_message(dialect, "STOP", id, Some(&this_joint));
+            for &(addr, _) in &seats {
+                let reply = post(addr, dialect, &stop);
+                assert_eq!(reply.ok(), "done");
+                samples.push(Sample {
+                    kind: "stop",
+                    elapsed: reply.elapsed,
+                });
+            }
+            return;
+        }
+        joint = Some(this_joint);
+    }
+    panic!("{id}: no end after 1000 plies");
+}
