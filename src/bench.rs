@@ -84,15 +84,13 @@ pub struct BenchLine {
     pub score: i32,
 }
 
-/// Searches every bench position to its depth (plus `extra_depth`) with `eval`,
-/// calling `report` after each.
-pub fn run(eval: EvalKind, extra_depth: i32, mut report: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+/// Searches every bench position to its depth with `eval`, calling `report` after each.
+pub fn run(eval: EvalKind, mut report: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
     let mut lines = Vec::new();
     for p in POSITIONS {
         let board = p.board();
-        let depth = (p.depth as i32 + extra_depth).max(1) as u32;
         let start = Instant::now();
-        let r = search::search(&board, eval.evaluator(), &Limits::depth(depth));
+        let r = search::search(&board, eval.evaluator(), &Limits::depth(p.depth));
         let line = BenchLine {
             name: p.name,
             depth: r.depth,

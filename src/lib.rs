@@ -8,6 +8,8 @@ pub mod agent;
 pub mod bench;
 pub mod breakthrough;
 pub mod game;
+pub mod gdl;
 pub mod player;
+pub mod referee;
 pub mod search;
 pub mod sexpr;

@@ -1,14 +1,22 @@
 //! `ggp-player`: the command line. Parses arguments and calls into the library.
 
 use std::net::IpAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use ggp_player::agent::{AgentConfig, AgentKind, EvalKind};
 use ggp_player::breakthrough::{Board, BoardSize, perft::perft};
+use ggp_player::gdl::breakthrough_rules;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::server;
+use ggp_player::referee::dialect::Dialect;
+use ggp_player::referee::game::{MatchSpec, play_match};
+use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
+use ggp_player::referee::stats::{Sprt, format_elo};
+use ggp_player::referee::tournament::{self, Entrant, Format, TournamentConfig};
+use ggp_player::sexpr::Sexpr;
 use ggp_player::{bench, search};
 use tracing_subscriber::EnvFilter;
 
@@ -34,6 +42,17 @@ enum Command {
     /// Serve as a GGP player: listen for a game controller's HTTP messages (POST /) and
     /// play every Breakthrough match it starts, several at once if asked.
     Serve(ServeArgs),
+    /// Referee one match between two GGP players over HTTP, as the real controllers do;
+    /// print the moves, the faults and the result.
+    Match(MatchArgs),
+    /// Play many matches between named players (both colours, several sizes and play
+    /// clocks); print a table with score, Elo and 95% interval, and an SPRT verdict.
+    Tournament(TournamentArgs),
+    /// Print the project's GDL for Breakthrough on a board size (the files in gdl/).
+    Gdl {
+        /// Board size WIDTHxHEIGHT, width 2-10, height 4-10.
+        size: BoardSize,
+    },
     /// Count move sequences of exactly DEPTH plies from the start position.
     Perft {
         /// Board size WIDTHxHEIGHT, width 2-10, height 4-10 (e.g. 8x8).
@@ -73,6 +92,7 @@ fn main() -> ExitCode {
     };
     init_logging(match cli.command {
         Command::Serve(_) => "info",
+        Command::Match(_) | Command::Tournament(_) => "error",
         _ => "warn",
     });
     match run(cli.command) {
@@ -97,6 +117,9 @@ fn init_logging(default: &str) {
 fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => serve(args)?,
+        Command::Match(args) => referee_match(args)?,
+        Command::Tournament(args) => run_tournament(args)?,
+        Command::Gdl { size } => print!("{}", breakthrough_rules(size)),
         Command::Perft { size, depth } => {
             let mut board = Board::new(size);
             let start = Instant::now();
@@ -113,7 +136,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                 "{:<16} {:>5} {:>12} {:>10} {:>12}  {:<18} score",
                 "position", "depth", "nodes", "time ms", "nodes/s", "best"
             );
-            let lines = bench::run(eval, 0, |l| {
+            let lines = bench::run(eval, |l| {
                 println!(
                     "{:<16} {:>5} {:>12} {:>10.1} {:>12}  {:<18} {}",
                     l.name,
@@ -228,4 +251,209 @@ async fn shutdown_signal() {
         () = ctrl_c => tracing::info!("Ctrl-C: stopping"),
         () = terminate => tracing::info!("SIGTERM: stopping"),
     }
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// The white player: a URL (http://127.0.0.1:4001) or a command that starts one,
+    /// e.g. 'ggp-player serve --agent random' (run on a free port given as --port N).
+    #[arg(long, value_parser = PlayerSpec::parse)]
+    white: PlayerSpec,
+    /// The black player: a URL or a command, as for --white.
+    #[arg(long, value_parser = PlayerSpec::parse)]
+    black: PlayerSpec,
+    /// Board size WIDTHxHEIGHT, width 2-10, height 4-10.
+    #[arg(long, default_value = "8x8")]
+    size: BoardSize,
+    /// Seconds the players get after START.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    startclock: u64,
+    /// Seconds per move.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    playclock: u64,
+    /// Whose way of writing messages to imitate.
+    #[arg(long, value_enum, default_value_t = Dialect::GgpBase)]
+    dialect: Dialect,
+}
+
+#[derive(clap::Args)]
+struct TournamentArgs {
+    /// A player as NAME=PLAYER, PLAYER being a URL (http://127.0.0.1:4001) or a command
+    /// that starts one on a free port given as --port N ('ggp-player' means this binary),
+    /// e.g. --player 'rand=ggp-player serve --agent random'. At least two.
+    #[arg(long = "player", required = true, value_parser = Entrant::parse)]
+    players: Vec<Entrant>,
+    /// Round robin (everyone against everyone) or gauntlet (the first against each other).
+    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
+    format: Format,
+    /// Board sizes, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "5x5")]
+    sizes: Vec<BoardSize>,
+    /// Play clocks in seconds, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    playclocks: Vec<u64>,
+    /// Seconds the players get after START.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    startclock: u64,
+    /// Games per pairing, size and play clock; colours alternate.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    games: u32,
+    /// Matches played at once (default: one per two cores, so that each player's search
+    /// gets a core).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Whose way of writing messages to imitate.
+    #[arg(long, value_enum, default_value_t = Dialect::GgpBase)]
+    dialect: Dialect,
+    /// Results file: one JSON line per finished match, written as soon as it ends.
+    #[arg(long, default_value = "results.jsonl")]
+    results: PathBuf,
+    /// Continue the tournament recorded in --results: play only the games still missing.
+    #[arg(long)]
+    resume: bool,
+    /// Stop once a sequential probability ratio test is decided: ELO0,ELO1,ALPHA,BETA
+    /// (e.g. 0,50,0.05,0.05; H1 means the first player is stronger by about ELO1).
+    #[arg(long)]
+    sprt: Option<Sprt>,
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+fn rules_for(size: BoardSize) -> Vec<Sexpr> {
+    Sexpr::parse_all(&breakthrough_rules(size)).expect("the project's GDL parses")
+}
+
+fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
+    runtime()?.block_on(async {
+        let white = RunningPlayer::start(&args.white)
+            .await
+            .map_err(anyhow::Error::msg)?;
+        let black = RunningPlayer::start(&args.black)
+            .await
+            .map_err(anyhow::Error::msg)?;
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)?
+            .as_millis();
+        let spec = MatchSpec {
+            id: format!("match-{}-{stamp}", args.size),
+            size: args.size,
+            rules: rules_for(args.size),
+            addrs: [white.addr.clone(), black.addr.clone()],
+            names: [white.addr.clone(), black.addr.clone()],
+            start_clock: args.startclock,
+            play_clock: args.playclock,
+            dialect: args.dialect,
+        };
+        println!(
+            "match {} on {}: white {}, black {}; start clock {} s, play clock {} s, {:?} dialect",
+            spec.id,
+            spec.size,
+            spec.names[0],
+            spec.names[1],
+            spec.start_clock,
+            spec.play_clock,
+            spec.dialect
+        );
+        let record = play_match(&spec).await;
+        white.stop().await;
+        black.stop().await;
+        for (i, (m, ms)) in record.moves.iter().zip(&record.move_ms).enumerate() {
+            let side = if i % 2 == 0 { "white" } else { "black" };
+            println!("{:>4}. {side:<5} {m:<20} {:>6} ms", i + 1, ms);
+        }
+        for f in &record.faults {
+            println!("fault: ply {} {} {:?}: {}", f.ply, f.role, f.kind, f.detail);
+        }
+        let verdict = match record.goals {
+            [100, 0] => "white wins",
+            [0, 100] => "black wins",
+            _ => "draw",
+        };
+        println!(
+            "result: {} {} ({verdict}) after {} moves in {:.1} s, {} faults",
+            record.goals[0],
+            record.goals[1],
+            record.moves.len(),
+            record.duration_ms as f64 / 1e3,
+            record.faults.len()
+        );
+        anyhow::Ok(())
+    })
+}
+
+fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let config = TournamentConfig {
+        entrants: args.players,
+        format: args.format,
+        sizes: args.sizes,
+        play_clocks: args.playclocks,
+        start_clock: args.startclock,
+        games: args.games,
+        concurrency: args.concurrency.unwrap_or(cores / 2).max(1),
+        dialect: args.dialect,
+        results: args.results,
+        resume: args.resume,
+        sprt: args.sprt,
+        progress: true,
+    };
+    let outcome = runtime()?.block_on(tournament::run(&config, rules_for))?;
+    let names: Vec<String> = config.entrants.iter().map(|e| e.name.clone()).collect();
+    println!(
+        "{:<12} {:<12} {:<10} {:>6} {:>16} {:>7} {:>22} {:>7}",
+        "player",
+        "opponent",
+        "condition",
+        "games",
+        "+win =draw -loss",
+        "score",
+        "Elo [95% interval]",
+        "faults"
+    );
+    for row in tournament::table(&outcome.records, &names) {
+        let (lo, elo, hi) = row.wdl.elo();
+        println!(
+            "{:<12} {:<12} {:<10} {:>6} {:>16} {:>6.1}% {:>22} {:>7}",
+            row.player,
+            row.opponent,
+            row.condition,
+            row.wdl.games(),
+            row.wdl.to_string(),
+            100.0 * row.wdl.score(),
+            format!(
+                "{} [{}, {}]",
+                format_elo(elo),
+                format_elo(lo),
+                format_elo(hi)
+            ),
+            row.faults
+        );
+    }
+    if let (Some(sprt), Some(verdict)) = (config.sprt, outcome.verdict) {
+        let (lower, upper) = sprt.bounds();
+        let wdl = tournament::table(&outcome.records, &names)
+            .into_iter()
+            .next()
+            .map(|r| r.wdl)
+            .unwrap_or_default();
+        println!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {:.2}, {:.2}): {verdict}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            sprt.llr(&wdl),
+            lower,
+            upper
+        );
+    }
+    println!("results: {}", config.results.display());
+    if outcome.interrupted {
+        anyhow::bail!("interrupted; run again with --resume to play the missing games");
+    }
+    Ok(())
 }

@@ -1,4 +1,9 @@
 //! One integration-test binary (links once), a module per area.
 
+mod cli;
 mod common;
 mod engine;
+mod gdl;
+mod referee;
+mod search;
+mod server;

@@ -16,7 +16,7 @@ use super::stats::{IterationStats, SearchResult, rate};
 use crate::game::{Evaluator, Game, MAX_BRANCHING, MoveBuffer, Outcome};
 
 const MAX_PLY: usize = MAX_DEPTH as usize + 2;
-/// How many nodes pass between two looks at the clock and the stop flag.
+/// How many nodes pass between two looks at the clock and the stop flag (a power of two).
 const CHECK_EVERY: u64 = 2048;
 const KILLER_KEYS: [i32; 2] = [90, 89];
 
@@ -213,7 +213,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
 
     fn negamax(&mut self, depth: u32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.pv_len[ply] = ply;
-        if self.nodes % CHECK_EVERY == 0 && self.limits.must_abort() {
+        if self.nodes & (CHECK_EVERY - 1) == 0 && self.limits.must_abort() {
             self.aborted = true;
             return 0;
         }

@@ -1,0 +1,311 @@
+//! The Game Description Language: reading rules and reasoning with them.
+//!
+//! [`Gdl`] compiles a game description (the rules a controller sends in START, or a
+//! `.gdl`/`.kif` file) and answers the questions a player asks: the roles, the initial
+//! state, the legal moves, the next state, whether a state is terminal and the goal
+//! values. It knows nothing about any particular game, so it plays by whatever rules it
+//! is sent — variants, the course's size-10 defect, scrambled symbols.
+//!
+//! The reasoner is bottom-up: relations that do not depend on the state are computed
+//! once when the rules are compiled; a query evaluates the others from the state's
+//! fluents (and the joint move), stratum by stratum, with semi-naive recursion and
+//! stratified negation, over hash-consed terms and hash-indexed fact tables.
+//!
+//! Malformed or unstratified rules are refused with a [`GdlError`]; nothing panics on
+//! any input. Valid GDL (whose recursion is restricted) always has finite answers; for
+//! rules that would derive without end, the fixed relations are refused when compiled,
+//! and a query stops at a limit (millions of facts, terms nested 100 deep) and answers
+//! with what it found.
+//!
+//! [`breakthrough`] writes our own Breakthrough rules for every board size.
+
+pub mod breakthrough;
+mod error;
+mod eval;
+mod hash;
+mod plan;
+mod prover;
+mod rules;
+mod strata;
+mod table;
+mod term;
+
+pub use breakthrough::breakthrough_rules;
+pub use error::GdlError;
+pub use term::Term;
+
+use prover::{Program, Query};
+use term::{MAX_TERM_DEPTH, Shape, TermId};
+
+use crate::sexpr::Sexpr;
+
+/// A game state: the set of fluents that are true, kept sorted and free of duplicates.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State {
+    fluents: Vec<Term>,
+}
+
+impl State {
+    /// A state holding `fluents` (terms of the `Gdl` that will reason about it).
+    pub fn from_fluents(fluents: impl IntoIterator<Item = Term>) -> State {
+        let mut fluents: Vec<Term> = fluents.into_iter().collect();
+        fluents.sort_unstable();
+        fluents.dedup();
+        State { fluents }
+    }
+
+    /// The fluents, sorted.
+    pub fn fluents(&self) -> &[Term] {
+        &self.fluents
+    }
+
+    pub fn contains(&self, fluent: &Term) -> bool {
+        self.fluents.binary_search(fluent).is_ok()
+    }
+
+    pub fn len(&self) -> usize {
+        self.fluents.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fluents.is_empty()
+    }
+}
+
+/// Everything a player asks about one state, from a single evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    pub terminal: bool,
+    /// Per role (in role order): its legal moves, sorted.
+    pub legal: Vec<Vec<Term>>,
+    /// Per role: its goal value (see [`Gdl::goals`]).
+    pub goals: Vec<Option<u32>>,
+}
+
+/// A compiled game description.
+pub struct Gdl {
+    prog: Program,
+    roles: Vec<Term>,
+    role_ids: Vec<TermId>,
+    initial: State,
+}
+
+impl std::fmt::Debug for Gdl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let roles: Vec<String> = self.roles.iter().map(|r| self.display(r)).collect();
+        f.debug_struct("Gdl")
+            .field("roles", &roles)
+            .field("initial_fluents", &self.initial.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Gdl {
+    /// Compiles the rules of a game (the list of facts and rules of a START message).
+    pub fn from_sexprs(rules: &[Sexpr]) -> Result<Gdl, GdlError> {
+        let prog = Program::compile(rules)?;
+        let role_ids: Vec<TermId> = prog.fixed(prog.kw.role).iter().map(|row| row[0]).collect();
+        if role_ids.is_empty() {
+            return Err(GdlError::NoRoles);
+        }
+        let roles = role_ids.iter().map(|&id| Term::known(id)).collect();
+        let initial = State::from_fluents(
+            prog.fixed(prog.kw.init)
+                .iter()
+                .map(|row| Term::known(row[0])),
+        );
+        Ok(Gdl {
+            prog,
+            roles,
+            role_ids,
+            initial,
+        })
+    }
+
+    /// Compiles the text of a whole `.gdl` / `.kif` file.
+    pub fn parse(text: &str) -> Result<Gdl, GdlError> {
+        Gdl::from_sexprs(&Sexpr::parse_all(text)?)
+    }
+
+    /// The roles, in the order of the `(role …)` facts (the order of joint moves).
+    pub fn roles(&self) -> &[Term] {
+        &self.roles
+    }
+
+    /// The index of the role spelt `name` (compared without regard to case).
+    pub fn role_index(&self, name: &str) -> Option<usize> {
+        let sym = self.prog.symbols.get(name)?;
+        self.role_ids.iter().position(|&id| id == sym)
+    }
+
+    /// The state given by the `init` facts.
+    pub fn initial_state(&self) -> State {
+        self.initial.clone()
+    }
+
+    /// The legal moves of role number `role` (sorted); none for an unknown role.
+    pub fn legal_moves(&self, state: &State, role: usize) -> Vec<Term> {
+        let Some(&rid) = self.role_ids.get(role) else {
+            return Vec::new();
+        };
+        let ev = self.prog.evaluate(Query::Legal, &state.fluents, &[]);
+        self.moves_of(&ev, rid)
+    }
+
+    /// The legal moves of every role, in role order.
+    pub fn all_legal_moves(&self, state: &State) -> Vec<Vec<Term>> {
+        let ev = self.prog.evaluate(Query::Legal, &state.fluents, &[]);
+        self.role_ids
+            .iter()
+            .map(|&r| self.moves_of(&ev, r))
+            .collect()
+    }
+
+    fn moves_of(&self, ev: &prover::Evaluation, role: TermId) -> Vec<Term> {
+        let mut moves: Vec<Term> = ev
+            .table(self.prog.kw.legal)
+            .iter()
+            .filter(|row| row[0] == role)
+            .map(|row| ev.export(row[1]))
+            .collect();
+        moves.sort_unstable();
+        moves
+    }
+
+    /// The state after the joint move `joint` (one move per role, in role order). The
+    /// moves are not checked for legality; use [`Gdl::legal_moves`] for that.
+    pub fn next_state(&self, state: &State, joint: &[Term]) -> State {
+        let does: Vec<(TermId, &Term)> = self.role_ids.iter().copied().zip(joint).collect();
+        let ev = self.prog.evaluate(Query::Next, &state.fluents, &does);
+        State::from_fluents(
+            ev.table(self.prog.kw.next)
+                .iter()
+                .map(|row| ev.export(row[0])),
+        )
+    }
+
+    pub fn is_terminal(&self, state: &State) -> bool {
+        let ev = self.prog.evaluate(Query::Terminal, &state.fluents, &[]);
+        ev.table(self.prog.kw.terminal).len() > 0
+    }
+
+    /// Per role: its goal value in `state`, or `None` unless the rules give exactly one
+    /// value and it is a whole number.
+    pub fn goals(&self, state: &State) -> Vec<Option<u32>> {
+        let ev = self.prog.evaluate(Query::Goal, &state.fluents, &[]);
+        self.goals_of(&ev)
+    }
+
+    fn goals_of(&self, ev: &prover::Evaluation) -> Vec<Option<u32>> {
+        let goal = ev.table(self.prog.kw.goal);
+        self.role_ids
+            .iter()
+            .map(|&r| {
+                let mut values = goal.iter().filter(|row| row[0] == r).map(|row| row[1]);
+                match (values.next(), values.next()) {
+                    (Some(v), None) => ev.number(v),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// Terminal, legal moves and goals of `state` in one evaluation (cheaper than asking
+    /// for each separately).
+    pub fn analyse(&self, state: &State) -> Analysis {
+        let ev = self.prog.evaluate(Query::All, &state.fluents, &[]);
+        Analysis {
+            terminal: ev.table(self.prog.kw.terminal).len() > 0,
+            legal: self
+                .role_ids
+                .iter()
+                .map(|&r| self.moves_of(&ev, r))
+                .collect(),
+            goals: self.goals_of(&ev),
+        }
+    }
+
+    /// Reads a ground term (a move from the wire, a fluent) in this game's symbols,
+    /// without regard to case.
+    pub fn term_from_sexpr(&self, s: &Sexpr) -> Result<Term, GdlError> {
+        self.read_term(s, 0)
+    }
+
+    /// [`Gdl::term_from_sexpr`] of a text such as `(move 1 2 1 3)`.
+    pub fn parse_term(&self, text: &str) -> Result<Term, GdlError> {
+        self.term_from_sexpr(&Sexpr::parse(text)?)
+    }
+
+    fn read_term(&self, s: &Sexpr, depth: u32) -> Result<Term, GdlError> {
+        let not_a_term = |reason: &str| GdlError::NotATerm {
+            term: error::quote(s),
+            reason: reason.to_string(),
+        };
+        if depth > MAX_TERM_DEPTH {
+            return Err(not_a_term("nested too deeply"));
+        }
+        let symbol = |name: &str| -> Result<u32, GdlError> {
+            if name.starts_with('?') {
+                return Err(not_a_term("it contains a variable"));
+            }
+            self.prog
+                .symbols
+                .get(name)
+                .ok_or_else(|| GdlError::UnknownSymbol(name.to_string()))
+        };
+        let (name, args) = match s {
+            Sexpr::Atom(a) => return Ok(Term::known(symbol(a)?)),
+            Sexpr::List(items) => match items.split_first() {
+                Some((Sexpr::Atom(name), args)) => (name, args),
+                _ => return Err(not_a_term("a compound term starts with a symbol")),
+            },
+        };
+        let f = symbol(name)?;
+        if args.is_empty() {
+            return Ok(Term::known(f));
+        }
+        let args = args
+            .iter()
+            .map(|a| self.read_term(a, depth + 1))
+            .collect::<Result<Vec<Term>, _>>()?;
+        let ids: Option<Vec<TermId>> = args.iter().map(Term::known_id).collect();
+        match ids.and_then(|ids| self.prog.terms.find(f, &ids)) {
+            Some(id) => Ok(Term::known(id)),
+            None => Ok(Term::compound(f, args)),
+        }
+    }
+
+    /// A term as an S-expression, with symbols spelt as in the rules (the first spelling
+    /// seen), ready to send to a controller.
+    pub fn term_to_sexpr(&self, t: &Term) -> Sexpr {
+        use term::Store as _;
+        let (f, args): (u32, Vec<Term>) = match t.shape() {
+            Shape::Known(id) => {
+                if !self.prog.terms.valid(id) {
+                    return Sexpr::atom("?invalid");
+                }
+                let (f, args) = self.prog.terms.node(id);
+                (f, args.iter().map(|&a| Term::known(a)).collect())
+            }
+            Shape::Compound(f, args) => (f, args.to_vec()),
+        };
+        if f as usize >= self.prog.symbols.len() {
+            return Sexpr::atom("?invalid");
+        }
+        let name = Sexpr::atom(self.prog.symbols.name(f));
+        if args.is_empty() {
+            return name;
+        }
+        let mut items = vec![name];
+        items.extend(args.iter().map(|a| self.term_to_sexpr(a)));
+        Sexpr::list(items)
+    }
+
+    /// A term as text, e.g. `(move 1 2 1 3)`.
+    pub fn display(&self, t: &Term) -> String {
+        self.term_to_sexpr(t).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,486 @@
+//! The reasoner: compiles rules into strata of join plans, computes the
+//! state-independent relations once, and answers queries about a state bottom-up.
+//!
+//! Relations are split by what they depend on:
+//! - *fixed* relations (`role`, `succ`, `init`, the board geometry…) depend on neither
+//!   `true` nor `does`; they are computed once, when the rules are compiled;
+//! - *state* relations depend on `true` or `does`; a query loads the state's fluents
+//!   as `true` facts (and the joint move as `does` facts), then evaluates, stratum by
+//!   stratum, only the strata that the asked relation (`legal`, `next`, `terminal`,
+//!   `goal`) depends on.
+
+use std::sync::Mutex;
+
+use super::error::GdlError;
+use super::eval::{MAX_FACTS, MAX_STEPS, Overflow, Scratch, Stratum, Tables, eval_stratum};
+use super::hash::FastMap;
+use super::plan::{Pat, Registry, RelId, SizeEstimate, compile};
+use super::rules::{Literal, RAtom, parse_rules};
+use super::strata::components;
+use super::table::Table;
+use super::term::{
+    MAX_TERM_DEPTH, Overlay, Store, SymId, Symbols, Term, TermId, TermTable, export, import,
+};
+use crate::sexpr::Sexpr;
+
+/// The relations a query asks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Query {
+    Legal = 0,
+    Next = 1,
+    Terminal = 2,
+    Goal = 3,
+    /// `legal`, `terminal` and `goal` together.
+    All = 4,
+}
+
+/// The relations GDL gives a meaning to.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Keywords {
+    pub truth: RelId,
+    pub does: RelId,
+    pub role: RelId,
+    pub init: RelId,
+    pub base: RelId,
+    pub legal: RelId,
+    pub next: RelId,
+    pub goal: RelId,
+    pub terminal: RelId,
+}
+
+#[derive(Debug)]
+pub(crate) struct Program {
+    pub symbols: Symbols,
+    /// Every term of the rules and of the fixed relations.
+    pub terms: TermTable,
+    pub kw: Keywords,
+    names: Vec<SymId>,
+    arity: Vec<usize>,
+    /// Per relation: depends on `true` or `does`.
+    state_dependent: Vec<bool>,
+    registry: Registry,
+    /// The state-dependent strata, in evaluation order.
+    strata: Vec<Stratum>,
+    /// Per [`Query`]: the strata to evaluate, in order.
+    needs: [Vec<usize>; 5],
+    /// Facts of the fixed relations (empty tables for the others).
+    fixed: Vec<Table>,
+    /// Workspaces of finished queries, kept so that the next query need not allocate.
+    pool: Mutex<Vec<Workspace>>,
+}
+
+/// Most idle workspaces kept (one per thread that queries at the same time is enough).
+const POOL_LIMIT: usize = 16;
+
+/// The tables and buffers of one query.
+#[derive(Debug, Default)]
+struct Workspace {
+    /// Per relation; only those of the state relations are used.
+    tables: Vec<Table>,
+    scratch: Scratch,
+}
+
+/// The outcome of one query: the tables of the state relations it evaluated.
+pub(crate) struct Evaluation<'p> {
+    prog: &'p Program,
+    pub store: Overlay<'p>,
+    work: Workspace,
+}
+
+impl Drop for Evaluation<'_> {
+    fn drop(&mut self) {
+        let mut work = std::mem::take(&mut self.work);
+        for (t, &dependent) in work.tables.iter_mut().zip(&self.prog.state_dependent) {
+            if dependent {
+                t.clear();
+            }
+        }
+        if let Ok(mut pool) = self.prog.pool.lock()
+            && pool.len() < POOL_LIMIT
+        {
+            pool.push(work);
+        }
+    }
+}
+
+impl Evaluation<'_> {
+    /// The facts of `rel` (fixed or evaluated).
+    pub fn table(&self, rel: RelId) -> &Table {
+        if self.prog.state_dependent[rel as usize] {
+            &self.work.tables[rel as usize]
+        } else {
+            &self.prog.fixed[rel as usize]
+        }
+    }
+
+    pub fn export(&self, id: TermId) -> Term {
+        export(&self.store, self.prog.terms.end(), id)
+    }
+
+    /// The integer an atom stands for (goal values).
+    pub fn number(&self, id: TermId) -> Option<u32> {
+        let (f, args) = self.store.node(id);
+        if !args.is_empty() {
+            return None;
+        }
+        self.prog.symbols.name(f).parse().ok()
+    }
+}
+
+impl Program {
+    pub fn compile(items: &[Sexpr]) -> Result<Program, GdlError> {
+        let mut symbols = Symbols::default();
+        let rules = parse_rules(items, &mut symbols)?;
+
+        // Number the relations: (name, arity).
+        let mut ids: FastMap<(SymId, usize), RelId> = FastMap::default();
+        let mut names = Vec::new();
+        let mut arity = Vec::new();
+        let mut rel = |pred: SymId, n: usize| -> RelId {
+            *ids.entry((pred, n)).or_insert_with(|| {
+                names.push(pred);
+                arity.push(n);
+                (names.len() - 1) as RelId
+            })
+        };
+        let mut keyword = |name: &str, n: usize| rel(symbols.intern(name), n);
+        let kw = Keywords {
+            truth: keyword("true", 1),
+            does: keyword("does", 2),
+            role: keyword("role", 1),
+            init: keyword("init", 1),
+            base: keyword("base", 1),
+            legal: keyword("legal", 2),
+            next: keyword("next", 1),
+            goal: keyword("goal", 2),
+            terminal: keyword("terminal", 0),
+        };
+        let atom_rel =
+            |a: &RAtom, rel: &mut dyn FnMut(SymId, usize) -> RelId| rel(a.pred, a.args.len());
+        let mut head_rel = Vec::with_capacity(rules.len());
+        let mut body_rels: Vec<Vec<(RelId, bool)>> = Vec::with_capacity(rules.len());
+        for r in &rules {
+            head_rel.push(atom_rel(&r.head, &mut rel));
+            let mut body = Vec::new();
+            for lit in &r.body {
+                match lit {
+                    Literal::Pos(a) => body.push((atom_rel(a, &mut rel), true)),
+                    Literal::Neg(a) => body.push((atom_rel(a, &mut rel), false)),
+                    Literal::Distinct(..) | Literal::Same(..) => {}
+                }
+            }
+            body_rels.push(body);
+        }
+        let n = names.len();
+
+        // Strata: components of the dependency graph, dependencies first.
+        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (h, body) in head_rel.iter().zip(&body_rels) {
+            succ[*h as usize].extend(body.iter().map(|&(b, _)| b));
+        }
+        for edges in &mut succ {
+            edges.sort_unstable();
+            edges.dedup();
+        }
+        let comps = components(&succ);
+        let mut comp_of = vec![0usize; n];
+        for (c, members) in comps.iter().enumerate() {
+            for &m in members {
+                comp_of[m as usize] = c;
+            }
+        }
+        for (i, r) in rules.iter().enumerate() {
+            let h = comp_of[head_rel[i] as usize];
+            if let Some(&(b, _)) = body_rels[i]
+                .iter()
+                .find(|&&(b, positive)| !positive && comp_of[b as usize] == h)
+            {
+                return Err(GdlError::Unstratified {
+                    rule: r.text.clone(),
+                    relation: symbols.name(names[b as usize]).to_string(),
+                });
+            }
+        }
+
+        // Which relations depend on the state.
+        let mut state_dependent = vec![false; n];
+        state_dependent[kw.truth as usize] = true;
+        state_dependent[kw.does as usize] = true;
+        let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); comps.len()];
+        for (i, &h) in head_rel.iter().enumerate() {
+            rules_of[comp_of[h as usize]].push(i);
+        }
+        for (c, members) in comps.iter().enumerate() {
+            let dependent = members.iter().any(|&m| state_dependent[m as usize])
+                || rules_of[c].iter().any(|&i| {
+                    body_rels[i]
+                        .iter()
+                        .any(|&(b, _)| state_dependent[b as usize])
+                });
+            for &m in members {
+                state_dependent[m as usize] = dependent;
+            }
+        }
+        for (what, r) in [("role", kw.role), ("init", kw.init)] {
+            if state_dependent[r as usize] {
+                return Err(GdlError::NotFixed {
+                    relation: what.to_string(),
+                });
+            }
+        }
+
+        // Join plans, stratum by stratum: first those of the fixed relations, with sizes
+        // guessed from the rules.
+        let mut terms = TermTable::with_symbols(symbols.len());
+        let mut registry = Registry::new(n);
+        let rel_of = |a: &RAtom| ids[&(a.pred, a.args.len())];
+        let compile_stratum =
+            |c: usize, size: SizeEstimate, terms: &mut TermTable, registry: &mut Registry| {
+                let mut s = Stratum {
+                    rels: comps[c].clone(),
+                    ..Stratum::default()
+                };
+                for &i in &rules_of[c] {
+                    let rule = &rules[i];
+                    s.plans
+                        .push(compile(rule, &rel_of, size, terms, registry, None));
+                    for (pos, lit) in rule.body.iter().enumerate() {
+                        if let Literal::Pos(a) = lit
+                            && comp_of[rel_of(a) as usize] == c
+                        {
+                            s.delta_plans.push(compile(
+                                rule,
+                                &rel_of,
+                                size,
+                                terms,
+                                registry,
+                                Some(pos),
+                            ));
+                        }
+                    }
+                }
+                s
+            };
+        let mut given = vec![0usize; n];
+        let mut derived = vec![false; n];
+        for (i, r) in rules.iter().enumerate() {
+            if r.body.is_empty() {
+                given[head_rel[i] as usize] += 1;
+            } else {
+                derived[head_rel[i] as usize] = true;
+            }
+        }
+        let rough = |rel: RelId, _: &[Pat], _: &TermTable| -> f64 {
+            given[rel as usize] as f64 + if derived[rel as usize] { 100.0 } else { 0.0 }
+        };
+        let mut all_strata: Vec<Stratum> = vec![Stratum::default(); comps.len()];
+        for c in 0..comps.len() {
+            if !state_dependent[comps[c][0] as usize] {
+                all_strata[c] = compile_stratum(c, &rough, &mut terms, &mut registry);
+            }
+        }
+
+        // The fixed relations, once and for all.
+        let mut fixed: Vec<Table> = (0..n)
+            .map(|r| {
+                let indexes = if state_dependent[r] {
+                    0
+                } else {
+                    registry.probes[r].len()
+                };
+                Table::new(arity[r], indexes)
+            })
+            .collect();
+        let all_own = vec![true; n];
+        let mut scratch = Scratch::default();
+        let mut overflow = Overflow::default();
+        let mut facts = 0;
+        for (c, s) in all_strata.iter().enumerate() {
+            if state_dependent[comps[c][0] as usize] || s.plans.is_empty() {
+                continue;
+            }
+            let mut tables = Tables {
+                fixed: &[],
+                own: &mut fixed,
+                is_own: &all_own,
+            };
+            eval_stratum(
+                s,
+                &mut tables,
+                &registry,
+                &mut terms,
+                &mut scratch,
+                &mut overflow,
+                &mut facts,
+            );
+            if overflow.facts {
+                return Err(GdlError::TooManyFacts {
+                    facts: MAX_FACTS,
+                    steps: MAX_STEPS,
+                });
+            }
+            if let Some(r) = overflow.depth {
+                return Err(GdlError::DerivedTooDeep {
+                    relation: symbols.name(names[r as usize]).to_string(),
+                    limit: MAX_TERM_DEPTH,
+                });
+            }
+        }
+
+        // Then the plans of the state relations, with the sizes of the fixed relations
+        // known; `true` facts are guessed from the `base` facts of the same functor.
+        let mut base_count: FastMap<(SymId, usize), f64> = FastMap::default();
+        for row in fixed[kw.base as usize].iter() {
+            let (f, args) = terms.node(row[0]);
+            *base_count.entry((f, args.len())).or_default() += 1.0;
+        }
+        let all_base = fixed[kw.base as usize].len() as f64;
+        let roles = fixed[kw.role as usize].len() as f64;
+        let sized = |rel: RelId, args: &[Pat], terms: &TermTable| -> f64 {
+            if !state_dependent[rel as usize] {
+                return fixed[rel as usize].len() as f64;
+            }
+            if rel == kw.does {
+                return roles;
+            }
+            if rel != kw.truth || all_base == 0.0 {
+                return 100.0;
+            }
+            let functor = match args.first() {
+                Some(Pat::Const(id)) => {
+                    let (f, a) = terms.node(*id);
+                    (f, a.len())
+                }
+                Some(Pat::App(f, kids)) => (*f, kids.len()),
+                _ => return all_base,
+            };
+            base_count.get(&functor).copied().unwrap_or(1.0)
+        };
+        for c in 0..comps.len() {
+            if state_dependent[comps[c][0] as usize] {
+                all_strata[c] = compile_stratum(c, &sized, &mut terms, &mut registry);
+            }
+        }
+        for (r, table) in fixed.iter_mut().enumerate() {
+            if !state_dependent[r] {
+                table.reindex(&registry.probes[r], &terms);
+            }
+        }
+
+        // The state-dependent strata, and which of them each query needs.
+        let mut strata = Vec::new();
+        let mut stratum_of_comp = vec![usize::MAX; comps.len()];
+        for (c, s) in all_strata.into_iter().enumerate() {
+            if state_dependent[comps[c][0] as usize] && !s.plans.is_empty() {
+                stratum_of_comp[c] = strata.len();
+                strata.push(s);
+            }
+        }
+        let needs_of = |targets: &[RelId]| -> Vec<usize> {
+            let mut seen = vec![false; n];
+            let mut todo: Vec<u32> = targets.to_vec();
+            while let Some(r) = todo.pop() {
+                if !std::mem::replace(&mut seen[r as usize], true) {
+                    todo.extend(&succ[r as usize]);
+                }
+            }
+            let mut out: Vec<usize> = (0..n)
+                .filter(|&r| seen[r])
+                .map(|r| stratum_of_comp[comp_of[r]])
+                .filter(|&s| s != usize::MAX)
+                .collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let needs = [
+            needs_of(&[kw.legal]),
+            needs_of(&[kw.next]),
+            needs_of(&[kw.terminal]),
+            needs_of(&[kw.goal]),
+            needs_of(&[kw.legal, kw.terminal, kw.goal]),
+        ];
+
+        Ok(Program {
+            symbols,
+            terms,
+            kw,
+            names,
+            arity,
+            state_dependent,
+            registry,
+            strata,
+            needs,
+            fixed,
+            pool: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The facts of a fixed relation.
+    pub fn fixed(&self, rel: RelId) -> &Table {
+        &self.fixed[rel as usize]
+    }
+
+    /// Evaluates what `query` needs in the state whose fluents are `truths`, with the
+    /// joint move `does` (pairs of role and move). Terms of another `Gdl` are ignored.
+    pub fn evaluate<'p>(
+        &'p self,
+        query: Query,
+        truths: &[Term],
+        does: &[(TermId, &Term)],
+    ) -> Evaluation<'p> {
+        let mut store = Overlay::new(&self.terms);
+        let pooled = self.pool.lock().ok().and_then(|mut pool| pool.pop());
+        let mut work = pooled.unwrap_or_else(|| Workspace {
+            tables: (0..self.names.len())
+                .map(|r| {
+                    if self.state_dependent[r] {
+                        Table::new(self.arity[r], self.registry.probes[r].len())
+                    } else {
+                        Table::default()
+                    }
+                })
+                .collect(),
+            scratch: Scratch::default(),
+        });
+        let Workspace { tables, scratch } = &mut work;
+        let truth = self.kw.truth as usize;
+        for t in truths {
+            if let Some(id) = import(&mut store, t) {
+                tables[truth].insert(&[id], &self.registry.probes[truth], &store);
+            }
+        }
+        let d = self.kw.does as usize;
+        for &(role, m) in does {
+            if let Some(id) = import(&mut store, m) {
+                tables[d].insert(&[role, id], &self.registry.probes[d], &store);
+            }
+        }
+        let mut overflow = Overflow::default();
+        let mut facts = 0;
+        for &s in &self.needs[query as usize] {
+            let mut view = Tables {
+                fixed: &self.fixed,
+                own: tables,
+                is_own: &self.state_dependent,
+            };
+            eval_stratum(
+                &self.strata[s],
+                &mut view,
+                &self.registry,
+                &mut store,
+                scratch,
+                &mut overflow,
+                &mut facts,
+            );
+            if overflow.facts {
+                break;
+            }
+        }
+        Evaluation {
+            prog: self,
+            store,
+            work,
+        }
+    }
+}

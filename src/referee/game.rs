@@ -1,0 +1,279 @@
+//! One match, refereed as the real controllers do: START to both players, PLAY with
+//! the previous joint move until the game ends, STOP with the last one. Every reply
+//! is checked against the engine; a late, unreadable or illegal move is replaced by
+//! the first legal move (as Dresden does) and recorded as a fault.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use tracing::{info, warn};
+
+use super::client::{self, ExchangeError};
+use super::dialect::Dialect;
+use crate::breakthrough::terms::Terms;
+use crate::breakthrough::{Board, BoardSize, Color, Move, MoveList};
+use crate::sexpr::Sexpr;
+
+/// Both controllers wait this long past a clock before giving up on a reply.
+pub const GRACE: Duration = Duration::from_secs(1);
+
+/// What one match needs.
+#[derive(Clone, Debug)]
+pub struct MatchSpec {
+    pub id: String,
+    pub size: BoardSize,
+    /// The rules sent in START (the project's own GDL for `size`).
+    pub rules: Vec<Sexpr>,
+    /// `host:port` of the white and the black player.
+    pub addrs: [String; 2],
+    /// Names of the players, for the record.
+    pub names: [String; 2],
+    pub start_clock: u64,
+    pub play_clock: u64,
+    pub dialect: Dialect,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// START was not answered `ready` in time.
+    NotReady,
+    /// No reply within the play clock plus the grace second.
+    Late,
+    /// The player could not be reached or the connection broke.
+    Unreachable,
+    /// The reply was not a move term.
+    Garbage,
+    /// A move term that is not legal for the player in this position.
+    Illegal,
+    /// The player not to move answered something other than `noop`.
+    NotNoop,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    /// Plies played before the faulty reply (0 for START).
+    pub ply: u32,
+    pub role: String,
+    pub kind: FaultKind,
+    pub detail: String,
+}
+
+/// The record of a finished match, one line of the results file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    pub id: String,
+    pub size: String,
+    pub white: String,
+    pub black: String,
+    pub dialect: Dialect,
+    pub start_clock: u64,
+    pub play_clock: u64,
+    /// Moves in play order, as `(move x1 y1 x2 y2)`.
+    pub moves: Vec<String>,
+    pub faults: Vec<Fault>,
+    /// Goal values `[white, black]`: 100/0, 0/100 or 50/50.
+    pub goals: [u8; 2],
+    /// Wall time of the whole match.
+    pub duration_ms: u64,
+    /// Time the player to move took for each move.
+    pub move_ms: Vec<u64>,
+    /// Median time per ply spent by the referee itself (not waiting for players).
+    pub referee_overhead_us: u64,
+}
+
+impl MatchRecord {
+    /// White's score: 1, 0.5 or 0.
+    pub fn white_score(&self) -> f64 {
+        self.goals[0] as f64 / 100.0
+    }
+}
+
+/// Plays one match to its end. Never fails: whatever the players do, the match
+/// reaches a result (faults are recorded instead).
+pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
+    let match_start = Instant::now();
+    let terms =
+        Terms::from_rules(&spec.rules).expect("the referee sends Breakthrough rules it can read");
+    let mut board = Board::new(spec.size);
+    let mut faults = Vec::new();
+    let mut moves = Vec::new();
+    let mut move_ms = Vec::new();
+    let mut overheads = Vec::new();
+    let role_names = [Color::White, Color::Black].map(|c| terms.role(c).to_string());
+
+    // START, to both at once.
+    let start_wait = Duration::from_secs(spec.start_clock) + GRACE;
+    let starts = [0, 1].map(|i| {
+        let body = spec.dialect.start(
+            &spec.id,
+            &role_names[i],
+            &spec.rules,
+            spec.start_clock,
+            spec.play_clock,
+        );
+        let addr = spec.addrs[i].clone();
+        tokio::spawn(async move { client::exchange(&addr, &body, start_wait).await })
+    });
+    for (i, handle) in starts.into_iter().enumerate() {
+        let reply = handle
+            .await
+            .unwrap_or_else(|e| Err(ExchangeError::Io(e.to_string())));
+        match reply {
+            Ok(r) if r.body.eq_ignore_ascii_case("ready") => {}
+            Ok(r) => faults.push(fault(
+                0,
+                &role_names[i],
+                FaultKind::NotReady,
+                format!("replied {:?}", r.body),
+            )),
+            Err(e) => faults.push(fault(0, &role_names[i], classify(&e), e.to_string())),
+        }
+    }
+
+    let play_wait = Duration::from_secs(spec.play_clock) + GRACE;
+    let mut last_joint: Option<Vec<Sexpr>> = None;
+    loop {
+        let ply = moves.len() as u32;
+        let ply_start = Instant::now();
+        let body = spec.dialect.play(&spec.id, last_joint.as_deref());
+        let replies = [0, 1].map(|i| {
+            let (addr, body) = (spec.addrs[i].clone(), body.clone());
+            tokio::spawn(async move { client::exchange(&addr, &body, play_wait).await })
+        });
+        let mover = board.side_to_move().index();
+        let mut chosen: Option<Move> = None;
+        let mut slowest = Duration::ZERO;
+        for (i, handle) in replies.into_iter().enumerate() {
+            let reply = handle
+                .await
+                .unwrap_or_else(|e| Err(ExchangeError::Io(e.to_string())));
+            let role = &role_names[i];
+            match reply {
+                Err(e) => {
+                    slowest = play_wait;
+                    faults.push(fault(ply, role, classify(&e), e.to_string()));
+                    if i == mover {
+                        move_ms.push(play_wait.as_millis() as u64);
+                    }
+                }
+                Ok(r) => {
+                    slowest = slowest.max(r.elapsed);
+                    let parsed = Sexpr::parse(&r.body);
+                    if i == mover {
+                        move_ms.push(r.elapsed.as_millis() as u64);
+                        match parsed {
+                            Err(e) => faults.push(fault(
+                                ply,
+                                role,
+                                FaultKind::Garbage,
+                                format!("{:?}: {e}", r.body),
+                            )),
+                            Ok(term) => match terms.parse_move(&board, &term) {
+                                Ok(m) => chosen = Some(m),
+                                Err(e) => {
+                                    faults.push(fault(ply, role, FaultKind::Illegal, e.to_string()))
+                                }
+                            },
+                        }
+                    } else if !parsed.is_ok_and(|t| terms.is_noop(&t)) {
+                        faults.push(fault(
+                            ply,
+                            role,
+                            FaultKind::NotNoop,
+                            format!("replied {:?}", r.body),
+                        ));
+                    }
+                }
+            }
+        }
+        let overhead_start = Instant::now();
+        let mv = chosen.unwrap_or_else(|| first_legal_move(&board));
+        let term = terms.move_term(&board, mv);
+        moves.push(term.to_string());
+        board.make(mv);
+        let noop = Sexpr::atom(terms.noop());
+        last_joint = Some(if mover == 0 {
+            vec![term, noop]
+        } else {
+            vec![noop, term]
+        });
+        overheads.push(
+            ply_start
+                .elapsed()
+                .saturating_sub(slowest)
+                .max(overhead_start.elapsed()),
+        );
+        if board.goals().is_some() {
+            break;
+        }
+    }
+
+    let goals = board.goals().expect("the loop ends when the game does");
+    let stop = spec
+        .dialect
+        .stop(&spec.id, last_joint.as_deref().unwrap_or_default());
+    let stop_wait = Duration::from_secs(spec.play_clock) + GRACE;
+    let stops = [0, 1].map(|i| {
+        let (addr, body) = (spec.addrs[i].clone(), stop.clone());
+        tokio::spawn(async move { client::exchange(&addr, &body, stop_wait).await })
+    });
+    for handle in stops {
+        // Like the controllers, the referee does not care what STOP is answered.
+        let _ = handle.await;
+    }
+    overheads.sort();
+    let record = MatchRecord {
+        id: spec.id.clone(),
+        size: spec.size.to_string(),
+        white: spec.names[0].clone(),
+        black: spec.names[1].clone(),
+        dialect: spec.dialect,
+        start_clock: spec.start_clock,
+        play_clock: spec.play_clock,
+        moves,
+        faults,
+        goals,
+        duration_ms: match_start.elapsed().as_millis() as u64,
+        move_ms,
+        referee_overhead_us: overheads
+            .get(overheads.len() / 2)
+            .map_or(0, |d| d.as_micros() as u64),
+    };
+    info!(
+        id = %record.id, white = %record.white, black = %record.black,
+        result = %format!("{} {}", goals[0], goals[1]), moves = record.moves.len(),
+        faults = record.faults.len(), "match over"
+    );
+    for f in &record.faults {
+        warn!(id = %record.id, ply = f.ply, role = %f.role, kind = ?f.kind, detail = %f.detail, "fault");
+    }
+    record
+}
+
+fn fault(ply: u32, role: &str, kind: FaultKind, detail: String) -> Fault {
+    Fault {
+        ply,
+        role: role.to_string(),
+        kind,
+        detail,
+    }
+}
+
+fn classify(e: &ExchangeError) -> FaultKind {
+    match e {
+        ExchangeError::Timeout(_) => FaultKind::Late,
+        ExchangeError::Malformed(_) => FaultKind::Garbage,
+        ExchangeError::Connect { .. } | ExchangeError::Io(_) => FaultKind::Unreachable,
+    }
+}
+
+/// The substitute for a missing or illegal move: the first legal move in GGP
+/// coordinate order, independent of the engine's internal move order.
+pub fn first_legal_move(board: &Board) -> Move {
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    list.iter()
+        .min_by_key(|&m| board.move_coords(m))
+        .expect("a live game has a legal move")
+}

@@ -1,0 +1,9 @@
+//! The referee: a GGP game manager that drives players over HTTP as the real
+//! controllers do, validates every move, and runs tournaments with statistics.
+
+pub mod client;
+pub mod dialect;
+pub mod game;
+pub mod players;
+pub mod stats;
+pub mod tournament;

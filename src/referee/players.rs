@@ -1,0 +1,149 @@
+//! Players for the referee: a URL of a running GGP player, or a command that
+//! starts one (e.g. `ggp-player serve --agent random`), which the referee runs on
+//! a free port for as long as it needs it and stops afterwards.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use tokio::process::{Child, Command};
+
+use super::client::{self, host_port};
+
+/// How long a started player may take before it answers INFO.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// A player already listening, as `host:port`.
+    Url(String),
+    /// A command line that starts a player; `--port N` is appended, or `{port}`
+    /// in the command is replaced by the port.
+    Command(String),
+}
+
+impl PlayerSpec {
+    /// `http://host:port` (or `host:port`) is a URL; anything else is a command.
+    pub fn parse(s: &str) -> Result<PlayerSpec, String> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Err("empty player: give a URL such as http://127.0.0.1:4001 or a command such as 'ggp-player serve'".into());
+        }
+        if s.starts_with("http://")
+            || s.starts_with("https://")
+            || !s.contains(char::is_whitespace) && s.contains(':')
+        {
+            return host_port(s).map(PlayerSpec::Url);
+        }
+        Ok(PlayerSpec::Command(s.to_string()))
+    }
+}
+
+/// A player the referee can talk to; a started one is stopped when this is dropped.
+pub struct RunningPlayer {
+    pub addr: String,
+    child: Option<Child>,
+}
+
+impl RunningPlayer {
+    /// Connects to, or starts, the player. A started player must answer INFO within
+    /// `STARTUP_TIMEOUT` (20 s).
+    pub async fn start(spec: &PlayerSpec) -> Result<RunningPlayer, String> {
+        match spec {
+            PlayerSpec::Url(addr) => Ok(RunningPlayer {
+                addr: addr.clone(),
+                child: None,
+            }),
+            PlayerSpec::Command(cmd) => start_command(cmd).await,
+        }
+    }
+
+    /// Stops a started player (a URL player is left alone).
+    pub async fn stop(mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill().await;
+        }
+    }
+}
+
+async fn start_command(cmd: &str) -> Result<RunningPlayer, String> {
+    let port = free_port().map_err(|e| format!("no free port for '{cmd}': {e}"))?;
+    let mut words: Vec<String> = if cmd.contains("{port}") {
+        cmd.split_whitespace()
+            .map(|w| w.replace("{port}", &port.to_string()))
+            .collect()
+    } else {
+        let mut w: Vec<String> = cmd.split_whitespace().map(String::from).collect();
+        w.extend(["--port".into(), port.to_string()]);
+        w
+    };
+    // `ggp-player` means this very binary, so that no install is needed.
+    if words[0] == "ggp-player"
+        && let Ok(exe) = std::env::current_exe()
+    {
+        words[0] = exe.to_string_lossy().into_owned();
+    }
+    let mut child = Command::new(&words[0])
+        .args(&words[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("could not start '{cmd}': {e}"))?;
+    let addr = format!("127.0.0.1:{port}");
+    let deadline = Instant::now() + STARTUP_TIMEOUT;
+    loop {
+        if let Ok(r) = client::exchange(&addr, "(INFO)", Duration::from_secs(1)).await
+            && r.status == 200
+        {
+            return Ok(RunningPlayer {
+                addr,
+                child: Some(child),
+            });
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!(
+                "'{cmd}' exited ({status}) before it answered on port {port}"
+            ));
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill().await;
+            return Err(format!(
+                "'{cmd}' did not answer on port {port} within {STARTUP_TIMEOUT:?}"
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A port that was free a moment ago (the OS picks it).
+fn free_port() -> std::io::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tells_urls_from_commands() {
+        assert_eq!(
+            PlayerSpec::parse("http://127.0.0.1:4001"),
+            Ok(PlayerSpec::Url("127.0.0.1:4001".into()))
+        );
+        assert_eq!(
+            PlayerSpec::parse("localhost:4002"),
+            Ok(PlayerSpec::Url("localhost:4002".into()))
+        );
+        assert_eq!(
+            PlayerSpec::parse("ggp-player serve --agent random"),
+            Ok(PlayerSpec::Command(
+                "ggp-player serve --agent random".into()
+            ))
+        );
+        assert!(PlayerSpec::parse("").is_err());
+        assert!(PlayerSpec::parse("http://nohost").is_err());
+    }
+}

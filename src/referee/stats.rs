@@ -1,0 +1,319 @@
+//! Match statistics: score, Elo difference with a 95% interval, and the sequential
+//! probability ratio test (SPRT) that stops a test once it is decided.
+//!
+//! Elo uses the logistic model, `score = 1 / (1 + 10^(-elo/400))`; its interval
+//! comes from the standard error of the per-game score (wins, draws and losses
+//! counted separately), as cutechess-cli reports it. The SPRT is the generalised
+//! SPRT on the same trinomial model (log-likelihood ratio from the mean and
+//! variance of the per-game score), as fishtest and cutechess-cli approximate it.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The 97.5% quantile of the standard normal distribution (two-sided 95%).
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wins, draws and losses from one player's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wdl {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Adds one game given the player's score (1, 0.5 or 0).
+    pub fn add(&mut self, score: f64) {
+        if score > 0.75 {
+            self.wins += 1;
+        } else if score < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
+    /// The other player's view.
+    pub fn flipped(&self) -> Wdl {
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+
+    /// Mean score per game in [0, 1].
+    pub fn score(&self) -> f64 {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / n
+    }
+
+    /// Variance of one game's score around the mean.
+    fn variance(&self) -> f64 {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let p = self.score();
+        (self.wins as f64 * (1.0 - p).powi(2)
+            + self.draws as f64 * (0.5 - p).powi(2)
+            + self.losses as f64 * p.powi(2))
+            / n
+    }
+
+    /// Elo difference and its 95% interval `(low, estimate, high)`; infinite when
+    /// the score (or a bound) is 0 or 1.
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let p = self.score();
+        let n = self.games() as f64;
+        let se = if n > 0.0 {
+            (self.variance() / n).sqrt()
+        } else {
+            0.0
+        };
+        (
+            elo_of_score(p - Z95 * se),
+            elo_of_score(p),
+            elo_of_score(p + Z95 * se),
+        )
+    }
+
+    /// The 95% interval of the score, clamped to [0, 1].
+    pub fn score_interval(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        let se = if n > 0.0 {
+            (self.variance() / n).sqrt()
+        } else {
+            0.0
+        };
+        let p = self.score();
+        ((p - Z95 * se).max(0.0), (p + Z95 * se).min(1.0))
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "+{} ={} -{}", self.wins, self.draws, self.losses)
+    }
+}
+
+/// The Elo difference that gives an expected score `p` (±infinity at 1 and 0).
+pub fn elo_of_score(p: f64) -> f64 {
+    if p <= 0.0 {
+        f64::NEG_INFINITY
+    } else if p >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / p - 1.0).log10()
+    }
+}
+
+/// The expected score of a player `elo` points stronger.
+pub fn score_of_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// An Elo value for tables: `+147`, `-inf`.
+pub fn format_elo(elo: f64) -> String {
+    if elo.is_infinite() {
+        if elo > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{elo:+.0}")
+    }
+}
+
+/// SPRT of H0: elo = elo0 against H1: elo = elo1 with error rates alpha and beta.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// H1 accepted: the first player is stronger by about elo1.
+    AcceptH1,
+    /// H0 accepted: the first player is not stronger by elo1.
+    AcceptH0,
+    Continue,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::AcceptH1 => "H1 accepted",
+            Verdict::AcceptH0 => "H0 accepted",
+            Verdict::Continue => "undecided",
+        })
+    }
+}
+
+impl std::str::FromStr for Sprt {
+    type Err = String;
+
+    /// `elo0,elo1,alpha,beta`, e.g. `0,50,0.05,0.05`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let usage = || format!("{s:?}: expected elo0,elo1,alpha,beta, e.g. 0,50,0.05,0.05");
+        let v: Vec<f64> = s
+            .split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| usage())?;
+        let [elo0, elo1, alpha, beta] = v[..] else {
+            return Err(usage());
+        };
+        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+            return Err(format!("{s:?}: elo0 must be below elo1"));
+        }
+        if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
+            return Err(format!("{s:?}: alpha and beta must lie between 0 and 0.5"));
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+}
+
+impl Sprt {
+    /// The decision bounds `(lower, upper)` of the log-likelihood ratio.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of H1 over H0 after the games in `wdl`.
+    pub fn llr(&self, wdl: &Wdl) -> f64 {
+        let var = wdl.variance();
+        if wdl.games() == 0 || var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
+        wdl.games() as f64 * (s1 - s0) * (2.0 * wdl.score() - s0 - s1) / (2.0 * var)
+    }
+
+    pub fn verdict(&self, wdl: &Wdl) -> Verdict {
+        let (lower, upper) = self.bounds();
+        let llr = self.llr(wdl);
+        if llr >= upper {
+            Verdict::AcceptH1
+        } else if llr <= lower {
+            Verdict::AcceptH0
+        } else {
+            Verdict::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-6
+    }
+
+    #[test]
+    fn elo_and_interval_match_hand_computed_values() {
+        // 60 wins, 20 draws, 20 losses: score 0.7; per-game variance 0.16; se 0.04.
+        let wdl = Wdl {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        assert!(close(wdl.score(), 0.7));
+        let (lo, mid, hi) = wdl.elo();
+        assert!(close(mid, 147.190_714_117_837_76), "{mid}");
+        assert!(close(lo, 86.225_014_743_583_4), "{lo}");
+        assert!(close(hi, 218.251_778_263_859_25), "{hi}");
+        assert!(close(elo_of_score(0.5), 0.0));
+        assert!(close(score_of_elo(elo_of_score(0.3)), 0.3));
+        assert_eq!(
+            Wdl {
+                wins: 5,
+                draws: 0,
+                losses: 0
+            }
+            .elo()
+            .1,
+            f64::INFINITY
+        );
+        assert_eq!(format_elo(f64::NEG_INFINITY), "-inf");
+        assert_eq!(format_elo(147.19), "+147");
+    }
+
+    #[test]
+    fn sprt_matches_hand_computed_values() {
+        let sprt: Sprt = "0,10,0.05,0.05".parse().unwrap();
+        let (lower, upper) = sprt.bounds();
+        assert!(close(lower, -2.944_438_979_166_440_3));
+        assert!(close(upper, 2.944_438_979_166_440_3));
+        // 110 wins, 80 draws, 90 losses: score 0.535714..., LLR 0.648030...
+        let wdl = Wdl {
+            wins: 110,
+            draws: 80,
+            losses: 90,
+        };
+        assert!(
+            close(sprt.llr(&wdl), 0.648_030_102_251_108_9),
+            "{}",
+            sprt.llr(&wdl)
+        );
+        assert_eq!(sprt.verdict(&wdl), Verdict::Continue);
+        assert_eq!(
+            sprt.verdict(&Wdl {
+                wins: 300,
+                draws: 50,
+                losses: 100
+            }),
+            Verdict::AcceptH1
+        );
+        assert_eq!(
+            sprt.verdict(&Wdl {
+                wins: 100,
+                draws: 50,
+                losses: 300
+            }),
+            Verdict::AcceptH0
+        );
+        assert!("1,0,0.05,0.05".parse::<Sprt>().is_err());
+        assert!("0,10,0.7,0.05".parse::<Sprt>().is_err());
+        assert!("0,10".parse::<Sprt>().is_err());
+    }
+
+    #[test]
+    fn wdl_counts_scores() {
+        let mut w = Wdl::default();
+        for s in [1.0, 0.5, 0.0, 1.0] {
+            w.add(s);
+        }
+        assert_eq!(
+            w,
+            Wdl {
+                wins: 2,
+                draws: 1,
+                losses: 1
+            }
+        );
+        assert_eq!(w.flipped().score(), 1.0 - w.score());
+        assert_eq!(w.to_string(), "+2 =1 -1");
+    }
+}
