@@ -49,7 +49,7 @@ impl fmt::Display for EvalKind {
 pub struct AgentConfig {
     pub kind: AgentKind,
     pub eval: EvalKind,
-    /// Seed of the random agent (and of random tie-breaks); `None` draws one from the OS.
+    /// Seed of the random agent; `None` draws one from the OS.
     pub seed: Option<u64>,
 }
 

@@ -48,11 +48,9 @@ enum Command {
     /// Play many matches between named players (both colours, several sizes and play
     /// clocks); print a table with score, Elo and 95% interval, and an SPRT verdict.
     Tournament(TournamentArgs),
-    /// Print the project's GDL for Breakthrough on a board size (the files in gdl/).
-    Gdl {
-        /// Board size WIDTHxHEIGHT, width 2-10, height 4-10.
-        size: BoardSize,
-    },
+    /// GDL: print the project's rules for a game, or check a GDL file.
+    #[command(subcommand)]
+    Gdl(GdlCommand),
     /// Count move sequences of exactly DEPTH plies from the start position.
     Perft {
         /// Board size WIDTHxHEIGHT, width 2-10, height 4-10 (e.g. 8x8).
@@ -119,7 +117,8 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Serve(args) => serve(args)?,
         Command::Match(args) => referee_match(args)?,
         Command::Tournament(args) => run_tournament(args)?,
-        Command::Gdl { size } => print!("{}", breakthrough_rules(size)),
+        Command::Gdl(GdlCommand::Breakthrough { size }) => print!("{}", breakthrough_rules(size)),
+        Command::Gdl(GdlCommand::Check { file }) => check_gdl(&file)?,
         Command::Perft { size, depth } => {
             let mut board = Board::new(size);
             let start = Instant::now();
@@ -189,7 +188,7 @@ struct ServeArgs {
     /// network or a busy machine (see scripts/README.md).
     #[arg(long, default_value_t = server::DEFAULT_MARGIN.as_millis() as u64)]
     margin_ms: u64,
-    /// Seed of the random agent (and of random tie-breaks), for reproducible games.
+    /// Seed of the random agent, for reproducible games.
     #[arg(long)]
     seed: Option<u64>,
     /// Search threads, i.e. moves searched at once (default: one per core, at least 2).
@@ -251,6 +250,57 @@ async fn shutdown_signal() {
         () = ctrl_c => tracing::info!("Ctrl-C: stopping"),
         () = terminate => tracing::info!("SIGTERM: stopping"),
     }
+}
+
+#[derive(Subcommand)]
+enum GdlCommand {
+    /// Print the project's Breakthrough rules for a board size (the files in gdl/).
+    Breakthrough {
+        /// Board size WIDTHxHEIGHT, width 2-10, height 4-10.
+        size: BoardSize,
+    },
+    /// Read a GDL file with the reasoner: print its roles, the initial state's size, the
+    /// legal moves there, and the result of one random game.
+    Check {
+        /// The GDL (KIF) file.
+        file: PathBuf,
+    },
+}
+
+fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use rand::seq::IndexedRandom;
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let gdl = ggp_player::gdl::Gdl::parse(&text)
+        .with_context(|| format!("{} is not valid GDL", file.display()))?;
+    let roles: Vec<String> = gdl.roles().iter().map(|r| gdl.display(r)).collect();
+    let mut state = gdl.initial_state();
+    println!("roles: {}", roles.join(" "));
+    println!("initial state: {} facts", state.len());
+    for (role, moves) in roles.iter().zip(gdl.all_legal_moves(&state)) {
+        println!("legal moves of {role} at the start: {}", moves.len());
+    }
+    let mut rng = rand::rng();
+    let mut plies = 0;
+    while !gdl.is_terminal(&state) && plies < 10_000 {
+        let mut joint = Vec::new();
+        for (i, moves) in gdl.all_legal_moves(&state).into_iter().enumerate() {
+            let m = moves.choose(&mut rng).with_context(|| {
+                format!("{} has no legal move in a non-terminal state", roles[i])
+            })?;
+            joint.push(m.clone());
+        }
+        state = gdl.next_state(&state, &joint);
+        plies += 1;
+    }
+    let goals: Vec<String> = gdl
+        .goals(&state)
+        .iter()
+        .map(|g| g.map_or("none".into(), |v| v.to_string()))
+        .collect();
+    println!("a random game: {plies} steps, goals {}", goals.join(" "));
+    Ok(())
 }
 
 #[derive(clap::Args)]
@@ -361,9 +411,13 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
         let record = play_match(&spec).await;
         white.stop().await;
         black.stop().await;
-        for (i, (m, ms)) in record.moves.iter().zip(&record.move_ms).enumerate() {
+        for (i, (m, us)) in record.moves.iter().zip(&record.move_us).enumerate() {
             let side = if i % 2 == 0 { "white" } else { "black" };
-            println!("{:>4}. {side:<5} {m:<20} {:>6} ms", i + 1, ms);
+            println!(
+                "{:>4}. {side:<5} {m:<20} {:>8.1} ms",
+                i + 1,
+                *us as f64 / 1e3
+            );
         }
         for f in &record.faults {
             println!("fault: ply {} {} {:?}: {}", f.ply, f.role, f.kind, f.detail);
@@ -449,6 +503,18 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
             sprt.llr(&wdl),
             lower,
             upper
+        );
+    }
+    let mut overheads: Vec<u64> = outcome
+        .records
+        .iter()
+        .map(|r| r.referee_overhead_us)
+        .collect();
+    overheads.sort_unstable();
+    if let Some(median) = overheads.get(overheads.len() / 2) {
+        println!(
+            "referee overhead per move: median {median} µs over {} matches",
+            overheads.len()
         );
     }
     println!("results: {}", config.results.display());

@@ -47,7 +47,88 @@ fn help_explains_every_subcommand() {
     let out = run(&["--help"]);
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
-    for sub in ["perft", "bench"] {
+    for sub in ["serve", "match", "tournament", "gdl", "perft", "bench"] {
         assert!(stdout.contains(sub), "{stdout}");
     }
+}
+
+#[test]
+fn gdl_prints_the_project_rules_and_checks_files() {
+    let out = run(&["gdl", "breakthrough", "6x7"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gdl/breakthrough_6x7.gdl"
+    ))
+    .unwrap();
+    assert_eq!(text, committed, "the command prints the committed file");
+
+    let out = run(&[
+        "gdl",
+        "check",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/breakthrough_5x5.gdl"),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("roles: white black"), "{stdout}");
+    assert!(
+        stdout.contains("legal moves of white at the start: 5"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("legal moves of black at the start: 1"),
+        "{stdout}"
+    );
+
+    let out = run(&["gdl", "check", "/nonexistent.gdl"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+    let out = run(&["gdl", "breakthrough", "12x3"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn match_referees_two_started_players_and_prints_the_result() {
+    let out = run(&[
+        "match",
+        "--white",
+        "ggp-player serve --agent random --seed 1",
+        "--black",
+        "ggp-player serve --agent random --seed 2",
+        "--size",
+        "4x5",
+        "--startclock",
+        "1",
+        "--playclock",
+        "1",
+        "--dialect",
+        "dresden",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("   1. white (move "), "{stdout}");
+    let result = stdout
+        .lines()
+        .find(|l| l.starts_with("result: "))
+        .expect("a result line");
+    assert!(
+        ["result: 100 0", "result: 0 100", "result: 50 50"]
+            .iter()
+            .any(|r| result.starts_with(r)),
+        "{result}"
+    );
+    assert!(result.ends_with(" 0 faults"), "{result}");
+
+    let out = run(&["match", "--white", "http://127.0.0.1", "--black", "x"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("host:port"));
 }

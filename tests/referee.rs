@@ -52,7 +52,7 @@ fn check_record(record: &MatchRecord, size: &str) {
         Some(record.goals),
         "the recorded result is the board's"
     );
-    assert_eq!(record.move_ms.len(), record.moves.len());
+    assert_eq!(record.move_us.len(), record.moves.len());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -85,9 +85,9 @@ async fn matches_between_real_servers_in_both_dialects() {
             );
         }
         assert!(
-            record.move_ms.iter().all(|&ms| ms < 1000),
+            record.move_us.iter().all(|&us| us < 1_000_000),
             "every reply within the play clock: {:?}",
-            record.move_ms
+            record.move_us
         );
     }
     alphabeta.stop().await;

@@ -7,3 +7,4 @@ mod gdl;
 mod referee;
 mod search;
 mod server;
+mod tournament;

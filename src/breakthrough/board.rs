@@ -256,15 +256,7 @@ impl Board {
     /// Plays a legal move.
     #[inline(always)]
     pub fn make(&mut self, m: Move) {
-        let us = self.side.index();
-        let them = us ^ 1;
-        let (from, to) = (m.from(), m.to());
-        self.pawns[us] ^= 1u128 << from | 1u128 << to;
-        self.hash ^= zobrist::pawn(us, from) ^ zobrist::pawn(us, to) ^ zobrist::SIDE;
-        if m.is_capture() {
-            self.pawns[them] ^= 1u128 << to;
-            self.hash ^= zobrist::pawn(them, to);
-        }
+        self.toggle(self.side.index(), m);
         self.side = self.side.other();
     }
 
@@ -272,14 +264,19 @@ impl Board {
     #[inline(always)]
     pub fn unmake(&mut self, m: Move) {
         self.side = self.side.other();
-        let us = self.side.index();
-        let them = us ^ 1;
+        self.toggle(self.side.index(), m);
+    }
+
+    /// Moves the pawn of `us` between the squares of `m` (either way: XOR is its own
+    /// inverse), with the capture and the side to move in the hash.
+    #[inline(always)]
+    fn toggle(&mut self, us: usize, m: Move) {
         let (from, to) = (m.from(), m.to());
         self.pawns[us] ^= 1u128 << from | 1u128 << to;
         self.hash ^= zobrist::pawn(us, from) ^ zobrist::pawn(us, to) ^ zobrist::SIDE;
         if m.is_capture() {
-            self.pawns[them] ^= 1u128 << to;
-            self.hash ^= zobrist::pawn(them, to);
+            self.pawns[us ^ 1] ^= 1u128 << to;
+            self.hash ^= zobrist::pawn(us ^ 1, to);
         }
     }
 

@@ -345,6 +345,17 @@ mod tests {
         let mut terms = TermTable::with_symbols(symbols.len());
         let mut registry = Registry::new(8);
         let rel_of = |a: &RAtom| a.pred;
+        let order_of = |plan: &Plan| -> Vec<String> {
+            plan.steps
+                .iter()
+                .map(|s| match s {
+                    Step::Pos(a) => format!("+{}", symbols.name(a.rel)),
+                    Step::Neg(a) => format!("-{}", symbols.name(a.rel)),
+                    Step::Distinct(..) => "distinct".into(),
+                    Step::Same(..) => "same".into(),
+                })
+                .collect()
+        };
         // p has 5 facts, q 50, r 100 (10 per ?a), t 1000 (about 3 per ?b).
         let size = |rel: RelId, _: &[Pat], _: &TermTable| match symbols.name(rel) {
             "p" => 5.0,
@@ -353,16 +364,7 @@ mod tests {
             _ => 1000.0,
         };
         let plan = compile(&rules[0], &rel_of, &size, &mut terms, &mut registry, None);
-        let order: Vec<String> = plan
-            .steps
-            .iter()
-            .map(|s| match s {
-                Step::Pos(a) => format!("+{}", symbols.name(a.rel)),
-                Step::Neg(a) => format!("-{}", symbols.name(a.rel)),
-                Step::Distinct(..) => "distinct".into(),
-                Step::Same(..) => "same".into(),
-            })
-            .collect();
+        let order = order_of(&plan);
         // After p and r, (t ?b (f ?c 1)) with ?b bound (1000^(1/3) = 10) beats (q ?c)
         // (50); then q is only a check.
         assert_eq!(order, ["+p", "-s", "+r", "+t", "+q", "distinct"]);
@@ -383,16 +385,7 @@ mod tests {
             _ => 1000.0,
         };
         let plan = compile(&rules[0], &rel_of, &size, &mut terms, &mut registry, None);
-        let order: Vec<String> = plan
-            .steps
-            .iter()
-            .map(|s| match s {
-                Step::Pos(a) => format!("+{}", symbols.name(a.rel)),
-                Step::Neg(a) => format!("-{}", symbols.name(a.rel)),
-                Step::Distinct(..) => "distinct".into(),
-                Step::Same(..) => "same".into(),
-            })
-            .collect();
+        let order = order_of(&plan);
         assert_eq!(order, ["+q", "+p", "-s", "+r", "distinct", "+t"]);
         let delta = compile(
             &rules[0],

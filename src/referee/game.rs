@@ -76,8 +76,8 @@ pub struct MatchRecord {
     pub goals: [u8; 2],
     /// Wall time of the whole match.
     pub duration_ms: u64,
-    /// Time the player to move took for each move.
-    pub move_ms: Vec<u64>,
+    /// Time the player to move took for each move, in microseconds.
+    pub move_us: Vec<u64>,
     /// Median time per ply spent by the referee itself (not waiting for players).
     pub referee_overhead_us: u64,
 }
@@ -98,7 +98,7 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
     let mut board = Board::new(spec.size);
     let mut faults = Vec::new();
     let mut moves = Vec::new();
-    let mut move_ms = Vec::new();
+    let mut move_us = Vec::new();
     let mut overheads = Vec::new();
     let role_names = [Color::White, Color::Black].map(|c| terms.role(c).to_string());
 
@@ -154,14 +154,14 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
                     slowest = play_wait;
                     faults.push(fault(ply, role, classify(&e), e.to_string()));
                     if i == mover {
-                        move_ms.push(play_wait.as_millis() as u64);
+                        move_us.push(play_wait.as_micros() as u64);
                     }
                 }
                 Ok(r) => {
                     slowest = slowest.max(r.elapsed);
                     let parsed = Sexpr::parse(&r.body);
                     if i == mover {
-                        move_ms.push(r.elapsed.as_millis() as u64);
+                        move_us.push(r.elapsed.as_micros() as u64);
                         match parsed {
                             Err(e) => faults.push(fault(
                                 ply,
@@ -235,7 +235,7 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
         faults,
         goals,
         duration_ms: match_start.elapsed().as_millis() as u64,
-        move_ms,
+        move_us,
         referee_overhead_us: overheads
             .get(overheads.len() / 2)
             .map_or(0, |d| d.as_micros() as u64),

@@ -130,7 +130,8 @@ pub fn format_elo(elo: f64) -> String {
             "-inf".into()
         }
     } else {
-        format!("{elo:+.0}")
+        // `+ 0.0` turns -0 into +0.
+        format!("{:+.0}", elo + 0.0)
     }
 }
 
@@ -258,6 +259,7 @@ mod tests {
         );
         assert_eq!(format_elo(f64::NEG_INFINITY), "-inf");
         assert_eq!(format_elo(147.19), "+147");
+        assert_eq!(format_elo(elo_of_score(0.5)), "+0");
     }
 
     #[test]
