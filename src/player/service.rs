@@ -171,7 +171,12 @@ mod tests {
             .await
             .unwrap()
             .unwrap();
-        assert!(start.elapsed() < Duration::from_millis(400));
+        // Generous: the machine may be busy; this checks that the deadline is kept at all.
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
         assert!(board.find_move(1, 2, 1, 3).is_some());
         let (x1, y1, x2, y2) = board.move_coords(choice.mv);
         assert_eq!(

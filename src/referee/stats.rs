@@ -69,33 +69,35 @@ impl Wdl {
             / n
     }
 
-    /// Elo difference and its 95% interval `(low, estimate, high)`; infinite when
+    /// Elo difference and its 95% interval `(low, estimate, high)`; infinite where
     /// the score (or a bound) is 0 or 1.
     pub fn elo(&self) -> (f64, f64, f64) {
-        let p = self.score();
-        let n = self.games() as f64;
-        let se = if n > 0.0 {
-            (self.variance() / n).sqrt()
-        } else {
-            0.0
-        };
+        let (lo, hi) = self.score_interval();
         (
-            elo_of_score(p - Z95 * se),
-            elo_of_score(p),
-            elo_of_score(p + Z95 * se),
+            elo_of_score(lo),
+            elo_of_score(self.score()),
+            elo_of_score(hi),
         )
     }
 
-    /// The 95% interval of the score, clamped to [0, 1].
+    /// The 95% interval of the mean score: the normal approximation from the per-game
+    /// variance; when every game had the same result that variance is 0 and says
+    /// nothing, so the Wilson interval (which stays honest at 0% and 100%) is used.
     pub fn score_interval(&self) -> (f64, f64) {
         let n = self.games() as f64;
-        let se = if n > 0.0 {
-            (self.variance() / n).sqrt()
-        } else {
-            0.0
-        };
         let p = self.score();
-        ((p - Z95 * se).max(0.0), (p + Z95 * se).min(1.0))
+        if n == 0.0 {
+            return (0.0, 1.0);
+        }
+        let var = self.variance();
+        if var > 0.0 {
+            let se = (var / n).sqrt();
+            return ((p - Z95 * se).max(0.0), (p + Z95 * se).min(1.0));
+        }
+        let z2 = Z95 * Z95;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        ((centre - half).max(0.0), (centre + half).min(1.0))
     }
 }
 
@@ -247,16 +249,34 @@ mod tests {
         assert!(close(hi, 218.251_778_263_859_25), "{hi}");
         assert!(close(elo_of_score(0.5), 0.0));
         assert!(close(score_of_elo(elo_of_score(0.3)), 0.3));
-        assert_eq!(
-            Wdl {
-                wins: 5,
-                draws: 0,
-                losses: 0
-            }
-            .elo()
-            .1,
-            f64::INFINITY
+        // All wins: the Wilson lower bound n / (n + z^2), 20 / 23.84 = 0.83887.
+        let all = Wdl {
+            wins: 20,
+            draws: 0,
+            losses: 0,
+        };
+        assert!(close(all.score_interval().0, 0.838_874_841_947_180_6));
+        let (lo, mid, hi) = all.elo();
+        assert!(close(lo, 286.613_525_449_483_46), "{lo}");
+        assert_eq!((mid, hi), (f64::INFINITY, f64::INFINITY));
+        // All losses mirror it; two draws say little: Wilson gives [0.0945, 0.9055].
+        let (lo, _, hi) = Wdl {
+            wins: 0,
+            draws: 0,
+            losses: 20,
+        }
+        .elo();
+        assert!(
+            lo == f64::NEG_INFINITY && close(hi, -286.613_525_449_483_46),
+            "{hi}"
         );
+        let (lo, hi) = Wdl {
+            wins: 0,
+            draws: 2,
+            losses: 0,
+        }
+        .score_interval();
+        assert!(close(lo, 0.094_531_205_734_230_74) && close(hi, 0.905_468_794_265_769_3));
         assert_eq!(format_elo(f64::NEG_INFINITY), "-inf");
         assert_eq!(format_elo(147.19), "+147");
         assert_eq!(format_elo(elo_of_score(0.5)), "+0");
