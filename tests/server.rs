@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use ggp_player::agent::AgentConfig;
 use ggp_player::breakthrough::{Board, BoardSize, Color, Move, MoveList};
+use ggp_player::gdl::{Gdl, Term, breakthrough_rules};
 use ggp_player::player::protocol::Request;
 use ggp_player::player::{Player, PlayerConfig, ServeConfig, server};
 use ggp_player::sexpr::Sexpr;
@@ -344,6 +345,8 @@ struct MatchSpec {
     ours: Color,
     dialect: Dialect,
     seed: u64,
+    /// Our own rules (`gdl::breakthrough_rules`) rather than the course's.
+    our_rules: bool,
 }
 
 impl MatchSpec {
@@ -354,6 +357,22 @@ impl MatchSpec {
             ours,
             dialect,
             seed: id.bytes().map(u64::from).sum(),
+            our_rules: false,
+        }
+    }
+
+    fn with_our_rules(self) -> MatchSpec {
+        MatchSpec {
+            our_rules: true,
+            ..self
+        }
+    }
+
+    fn rules(&self) -> Vec<Sexpr> {
+        if self.our_rules {
+            Sexpr::parse_all(&breakthrough_rules(self.size)).unwrap()
+        } else {
+            course_rules(self.size)
         }
     }
 }
@@ -370,14 +389,7 @@ struct MatchReport {
 
 /// Starts a match and checks the `ready` reply.
 fn start_match(addr: SocketAddr, spec: &MatchSpec) {
-    let start = start_message(
-        spec.dialect,
-        &spec.id,
-        spec.ours,
-        &course_rules(spec.size),
-        10,
-        "1",
-    );
+    let start = start_message(spec.dialect, &spec.id, spec.ours, &spec.rules(), 10, "1");
     let reply = post(addr, spec.dialect, &start);
     assert_eq!(reply.ok(), "ready", "{}", spec.id);
     assert!(reply.elapsed < Duration::from_secs(1), "{reply:?}");
@@ -443,8 +455,8 @@ fn run_matches(specs: &[MatchSpec]) {
             "{report:?}"
         );
         println!("{}: {report:?}", spec.id);
-        // Alpha-beta against a random mover wins (the 10x10 course rules aside, the
-        // engine's model is the textbook board both sides play here).
+        // Alpha-beta against a random mover wins (the engine's model is the textbook
+        // board both sides play here).
         assert_eq!(report.winner, Some(spec.ours), "{}: {report:?}", spec.id);
     }
     // The matches are over and forgotten; the server still answers.
@@ -475,17 +487,195 @@ fn match_8x8_both_colours_both_dialects() {
     ]);
 }
 
+/// On 10x10 the course rules differ from the engine (see the reasoner-refereed matches
+/// below); our own rules for 10x10 verify, and the engine plays them.
 #[test]
-fn match_10x10_both_colours_both_dialects() {
+fn match_10x10_our_rules_both_colours_both_dialects() {
     run_matches(&[
         MatchSpec::new(
             "kiosk.breakthrough_10x10-1",
             "10x10",
             Color::White,
             Dialect::GgpBase,
-        ),
-        MatchSpec::new("TestMatch_1", "10x10", Color::Black, Dialect::Dresden),
+        )
+        .with_our_rules(),
+        MatchSpec::new("TestMatch_1", "10x10", Color::Black, Dialect::Dresden).with_our_rules(),
     ]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Matches refereed by a GDL reasoner: the course rules on boards 10 wide or 10 tall,
+// which the engine does not model (shared/RULES.md, "The size-10 defect").
+
+/// Plies after which a reasoner-refereed match is stopped if it has not ended.
+const MAX_REFEREED_PLIES: usize = 200;
+
+#[derive(Debug)]
+struct GdlMatchReport {
+    plies: usize,
+    our_moves: usize,
+    /// `[white, black]` if the game ended.
+    goals: Option<[u32; 2]>,
+}
+
+/// Plays a whole match of `rules` over HTTP, the test refereeing with its own reasoner:
+/// every reply of the player must be one of its legal moves (noop when it is not its
+/// turn), and the opponent plays random legal moves.
+fn reasoner_refereed_match(
+    addr: SocketAddr,
+    rules: &[Sexpr],
+    id: &str,
+    ours: Color,
+    dialect: Dialect,
+    seed: u64,
+) -> GdlMatchReport {
+    let gdl = Gdl::from_sexprs(rules).unwrap();
+    let us = gdl.role_index(ours.role_name()).unwrap();
+    let reply = post(
+        addr,
+        dialect,
+        &start_message(dialect, id, ours, rules, 10, "1"),
+    );
+    assert_eq!(reply.ok(), "ready", "{id}");
+    assert!(reply.elapsed < Duration::from_secs(1), "{reply:?}");
+    let spell = |t: &Term| -> Sexpr {
+        let s = gdl.term_to_sexpr(t);
+        match dialect {
+            Dialect::Dresden => Sexpr::parse(&s.to_string().to_ascii_uppercase()).unwrap(),
+            Dialect::GgpBase => s,
+        }
+    };
+    let is_noop = |t: &Term| gdl.term_to_sexpr(t).is_atom_ci("noop");
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut state = gdl.initial_state();
+    let mut joint: Option<Vec<Sexpr>> = None;
+    let mut our_moves = 0;
+    for ply in 0..MAX_REFEREED_PLIES {
+        let analysis = gdl.analyse(&state);
+        assert!(!analysis.terminal);
+        let message = moves_message(dialect, "PLAY", id, joint.as_deref());
+        let reply = post(addr, dialect, &message);
+        let text = reply.ok();
+        assert!(
+            reply.elapsed < PLAY_CLOCK,
+            "{id} ply {ply}: reply {text} after {:?}",
+            reply.elapsed
+        );
+        let mut this_joint = Vec::new();
+        let mut terms = Vec::new();
+        for (role, legal) in analysis.legal.iter().enumerate() {
+            let term = if role == us {
+                let ours_to_move = !(legal.len() == 1 && is_noop(&legal[0]));
+                if ours_to_move {
+                    our_moves += 1;
+                    assert!(
+                        text.starts_with(&format!("({} ", dialect.move_symbol())),
+                        "{id} ply {ply}: the reply must spell move as the rules do: {text}"
+                    );
+                } else {
+                    assert_eq!(text, dialect.noop(), "{id} ply {ply}");
+                }
+                let term = gdl
+                    .parse_term(text)
+                    .unwrap_or_else(|e| panic!("{id} ply {ply}: reply {text}: {e}"));
+                assert!(
+                    legal.contains(&term),
+                    "{id} ply {ply}: illegal reply {text}; legal: {:?}",
+                    legal.iter().map(|m| gdl.display(m)).collect::<Vec<_>>()
+                );
+                term
+            } else {
+                legal.choose(&mut rng).unwrap().clone()
+            };
+            this_joint.push(spell(&term));
+            terms.push(term);
+        }
+        state = gdl.next_state(&state, &terms);
+        if gdl.is_terminal(&state) || ply + 1 == MAX_REFEREED_PLIES {
+            let stop = moves_message(dialect, "STOP", id, Some(&this_joint));
+            let reply = post(addr, dialect, &stop);
+            assert_eq!(reply.ok(), "done");
+            let goals = gdl.is_terminal(&state).then(|| {
+                let g = gdl.goals(&state);
+                let of = |c: Color| g[gdl.role_index(c.role_name()).unwrap()].unwrap();
+                [of(Color::White), of(Color::Black)]
+            });
+            return GdlMatchReport {
+                plies: ply + 1,
+                our_moves,
+                goals,
+            };
+        }
+        joint = Some(this_joint);
+    }
+    unreachable!()
+}
+
+#[test]
+fn course_rules_10x10_refereed_by_the_reasoner_both_colours() {
+    let server = TestServer::start(TEST_MARGIN);
+    let rules = course_rules("10x10".parse().unwrap());
+    for (id, ours, dialect, seed) in [
+        ("course10.w", Color::White, Dialect::GgpBase, 1),
+        ("course10.b", Color::Black, Dialect::Dresden, 2),
+    ] {
+        let report = reasoner_refereed_match(server.addr, &rules, id, ours, dialect, seed);
+        println!("{id}: {report:?}");
+        assert!(report.our_moves > 0, "{report:?}");
+        // Every other ply was ours.
+        assert!(
+            report.plies.abs_diff(2 * report.our_moves) <= 1,
+            "{report:?}"
+        );
+        // Black can never win the course 10x10 game.
+        if let Some(goals) = report.goals {
+            assert_ne!(goals[1], 100, "{id}: {report:?}");
+        }
+    }
+    assert!(info(server.addr).contains("available"));
+}
+
+#[test]
+fn course_rules_10x6_refereed_by_the_reasoner() {
+    let server = TestServer::start(TEST_MARGIN);
+    let rules = course_rules("10x6".parse().unwrap());
+    for (id, ours, dialect, seed) in [
+        ("course10x6.w", Color::White, Dialect::Dresden, 3),
+        ("course10x6.b", Color::Black, Dialect::GgpBase, 4),
+    ] {
+        let report = reasoner_refereed_match(server.addr, &rules, id, ours, dialect, seed);
+        println!("{id}: {report:?}");
+        assert!(report.our_moves > 0, "{report:?}");
+        // Every other ply was ours.
+        assert!(
+            report.plies.abs_diff(2 * report.our_moves) <= 1,
+            "{report:?}"
+        );
+    }
+}
+
+/// The rules the engine models are refereed the same way: course 8x8 and ours for 10x10.
+#[test]
+fn verified_rules_refereed_by_the_reasoner() {
+    let server = TestServer::start(TEST_MARGIN);
+    for (id, rules, ours) in [
+        (
+            "course8.w",
+            course_rules("8x8".parse().unwrap()),
+            Color::White,
+        ),
+        (
+            "ours10.b",
+            Sexpr::parse_all(&breakthrough_rules("10x10".parse().unwrap())).unwrap(),
+            Color::Black,
+        ),
+    ] {
+        let report = reasoner_refereed_match(server.addr, &rules, id, ours, Dialect::GgpBase, 5);
+        println!("{id}: {report:?}");
+        // The engine's search beats a random mover.
+        let goals = report.goals.unwrap_or_else(|| panic!("{id}: {report:?}"));
+        assert_eq!(goals[ours.index()], 100, "{id}: {report:?}");
+    }
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The player proper: the matches it is playing and what it answers to each message.
 //! No HTTP here (that is [`super::server`]), and no search details beyond handing a
-//! position and a deadline to the [`SearchService`].
+//! position and a deadline to the [`SearchService`] (or, in a match played by the
+//! reasoner, to [`ReasonerTurn::choose`] on a blocking thread).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -9,6 +10,7 @@ use std::time::{Duration, Instant};
 use tracing::{error, info, warn};
 
 use super::protocol::Request;
+use super::reasoner_play::ReasonerTurn;
 use super::service::SearchService;
 use super::session::{MatchState, Session, StartError, Turn, quick_move};
 use crate::agent::{Agent, AgentConfig};
@@ -53,6 +55,15 @@ pub struct Player {
 }
 
 /// What a PLAY on our turn needs once the match table is unlocked.
+enum Pending {
+    Engine(OurTurn),
+    Reasoner {
+        job: ReasonerTurn,
+        play_clock: Duration,
+        noop: String,
+    },
+}
+
 struct OurTurn {
     board: Board,
     agent: Arc<Mutex<Agent>>,
@@ -137,6 +148,7 @@ impl Player {
             role,
             color = %session.color,
             size = %session.terms.size,
+            model = session.model_name(),
             start_clock_s = start_clock.as_secs_f64(),
             play_clock_s = play_clock.as_secs_f64(),
             search_ms = budget.as_millis() as u64,
@@ -211,11 +223,18 @@ impl Player {
                 );
             }
             match s.turn() {
-                Turn::Ours => OurTurn {
-                    board: s.board.clone(),
-                    agent: s.agent.clone(),
-                    terms: s.terms.clone(),
-                    play_clock: s.play_clock,
+                Turn::Ours => match s.reasoner_turn() {
+                    Some(job) => Pending::Reasoner {
+                        job,
+                        play_clock: s.play_clock,
+                        noop: s.terms.noop().to_owned(),
+                    },
+                    None => Pending::Engine(OurTurn {
+                        board: s.board.clone(),
+                        agent: s.agent.clone(),
+                        terms: s.terms.clone(),
+                        play_clock: s.play_clock,
+                    }),
                 },
                 Turn::Theirs => return Ok(s.terms.noop().to_owned()),
                 Turn::Over => {
@@ -234,6 +253,20 @@ impl Player {
             }
         };
 
+        let turn = match turn {
+            Pending::Engine(turn) => turn,
+            Pending::Reasoner {
+                job,
+                play_clock,
+                noop,
+            } => {
+                let deadline = received + self.search_time(play_clock);
+                return Ok(reasoner_move(match_id, job, deadline)
+                    .await
+                    // Unreachable: `Turn::Ours` means a move other than noop exists.
+                    .unwrap_or(noop));
+            }
+        };
         let board = turn.board;
         let play_clock = turn.play_clock;
         let deadline = received + self.search_time(play_clock);
@@ -315,5 +348,18 @@ impl Player {
             }
         }
         Ok("done".to_owned())
+    }
+}
+
+/// Our move in a match played by the reasoner, chosen on a blocking thread (never a tokio
+/// worker) by `deadline`.
+async fn reasoner_move(match_id: &str, job: ReasonerTurn, deadline: Instant) -> Option<String> {
+    let fallback = job.fallback();
+    match tokio::task::spawn_blocking(move || job.choose(deadline)).await {
+        Ok(mv) => mv,
+        Err(e) => {
+            error!(match_id, error = %e, "choosing a move with the reasoner failed: playing its first legal move");
+            fallback
+        }
     }
 }

@@ -2,12 +2,15 @@
 //!
 //! - [`protocol`]: the controllers' messages, parsed from request bodies.
 //! - [`session`]: one match: the rules' terms, the position, our role, the clocks.
+//! - [`reasoner_play`]: the engine checked against the rules, and play by the reasoner
+//!   when they differ.
 //! - [`service`]: the search threads (never a tokio worker) and their jobs.
 //! - [`handler`]: the player: its matches and the reply to each message.
 //! - [`server`]: HTTP: the router, the listener, one reply per connection.
 
 pub mod handler;
 pub mod protocol;
+pub mod reasoner_play;
 pub mod server;
 pub mod service;
 pub mod session;

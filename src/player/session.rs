@@ -8,10 +8,14 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use tracing::{info, warn};
+
+use super::reasoner_play::{self, ReasonerGame, ReasonerTurn};
 use crate::agent::{Agent, AgentConfig};
 use crate::breakthrough::terms::{MoveError, RulesError, Terms};
 use crate::breakthrough::{Board, Color, Move, MoveList};
 use crate::game::Game;
+use crate::gdl::Gdl;
 use crate::sexpr::Sexpr;
 
 /// Whether the session's position follows the match.
@@ -49,6 +53,12 @@ pub enum JointMoveError {
     },
     #[error(transparent)]
     Move(#[from] MoveError),
+    #[error("{role} played '{term}', which is not legal: {reason}")]
+    NotLegal {
+        role: String,
+        term: String,
+        reason: String,
+    },
     #[error("a joint move arrived after the end of the game")]
     AfterTheEnd,
 }
@@ -66,6 +76,15 @@ pub enum Turn {
     Broken,
 }
 
+/// How the session follows the match.
+pub enum Model {
+    /// The bitboard engine (`Session::board`): the rules were verified against it.
+    Engine,
+    /// The GDL reasoner: the rules differ from the engine's model (`Session::board` is
+    /// then unused).
+    Reasoner(Box<ReasonerGame>),
+}
+
 pub struct Session {
     pub match_id: String,
     /// Our role, as the START message spells it.
@@ -73,6 +92,8 @@ pub struct Session {
     pub color: Color,
     pub terms: Arc<Terms>,
     pub board: Board,
+    /// Whether the engine (`board`) or the reasoner follows the match.
+    pub model: Model,
     pub start_clock: Duration,
     pub play_clock: Duration,
     pub state: MatchState,
@@ -102,11 +123,13 @@ impl Session {
                 white: terms.roles[0].clone(),
                 black: terms.roles[1].clone(),
             })?;
+        let model = choose_model(match_id, rules, &terms, color, agent.seed);
         Ok(Session {
             match_id: match_id.to_owned(),
             role: role.to_owned(),
             color,
             board: Board::new(terms.size),
+            model,
             terms: Arc::new(terms),
             start_clock,
             play_clock,
@@ -128,9 +151,12 @@ impl Session {
         if self.state != MatchState::Active {
             return Ok(());
         }
-        match self.joint_move(moves) {
-            Ok(mv) => {
-                self.board.make(mv);
+        let applied = match &mut self.model {
+            Model::Reasoner(game) => game.apply(moves),
+            Model::Engine => self.joint_move(moves).map(|mv| self.board.make(mv)),
+        };
+        match applied {
+            Ok(()) => {
                 self.plies += 1;
                 Ok(())
             }
@@ -170,7 +196,27 @@ impl Session {
 
     /// Whether the game is over in our model (a goal row reached, or no legal move).
     pub fn is_over(&self) -> bool {
-        self.board.winner().is_some() || !self.board.has_moves()
+        match &self.model {
+            Model::Reasoner(game) => game.is_over(),
+            Model::Engine => self.board.winner().is_some() || !self.board.has_moves(),
+        }
+    }
+
+    /// `"engine"` or `"reasoner"`: what follows the match.
+    pub fn model_name(&self) -> &'static str {
+        match self.model {
+            Model::Engine => "engine",
+            Model::Reasoner(_) => "reasoner",
+        }
+    }
+
+    /// On our turn in a match played by the reasoner: what choosing the move needs.
+    /// `None` when the engine plays (use `board`).
+    pub fn reasoner_turn(&mut self) -> Option<ReasonerTurn> {
+        match &mut self.model {
+            Model::Reasoner(game) => Some(game.our_turn_job()),
+            Model::Engine => None,
+        }
     }
 
     pub fn turn(&self) -> Turn {
@@ -178,10 +224,17 @@ impl Session {
             Turn::Broken
         } else if self.is_over() {
             Turn::Over
-        } else if self.board.side_to_move() == self.color {
+        } else if self.is_our_turn() {
             Turn::Ours
         } else {
             Turn::Theirs
+        }
+    }
+
+    fn is_our_turn(&self) -> bool {
+        match &self.model {
+            Model::Reasoner(game) => game.our_turn(),
+            Model::Engine => self.board.side_to_move() == self.color,
         }
     }
 
@@ -193,9 +246,65 @@ impl Session {
     /// Goals `[white, black]` once the game is over in our model.
     pub fn goals(&self) -> Option<[u8; 2]> {
         match self.state {
-            MatchState::Active => self.board.goals(),
+            MatchState::Active => match &self.model {
+                Model::Reasoner(game) => game.goals(),
+                Model::Engine => self.board.goals(),
+            },
             MatchState::Broken(_) => None,
         }
+    }
+}
+
+/// The engine if the reasoner confirms that it plays the game of `rules`, else the
+/// reasoner; the engine as well if the reasoner cannot read the rules.
+fn choose_model(
+    match_id: &str,
+    rules: &[Sexpr],
+    terms: &Terms,
+    color: Color,
+    seed: Option<u64>,
+) -> Model {
+    let started = Instant::now();
+    let gdl = match Gdl::from_sexprs(rules) {
+        Ok(gdl) => gdl,
+        Err(e) => {
+            warn!(
+                match_id,
+                error = %e,
+                "the reasoner cannot compile the rules: playing with the bitboard engine unverified"
+            );
+            return Model::Engine;
+        }
+    };
+    let verified = reasoner_play::verify(terms, &gdl);
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    match verified {
+        Ok(()) => {
+            info!(
+                match_id,
+                verify_ms = ms,
+                "rules verified: playing with the bitboard engine"
+            );
+            Model::Engine
+        }
+        Err(why) => match ReasonerGame::new(gdl, terms, color, seed) {
+            Some(game) => {
+                info!(
+                    match_id,
+                    verify_ms = ms,
+                    "rules differ from the engine's model ({why}): playing by the reasoner"
+                );
+                Model::Reasoner(Box::new(game))
+            }
+            None => {
+                warn!(
+                    match_id,
+                    "rules differ from the engine's model ({why}), but the reasoner does not \
+                     know both roles: playing with the bitboard engine"
+                );
+                Model::Engine
+            }
+        },
     }
 }
 
@@ -276,6 +385,43 @@ mod tests {
             assert_eq!(s.turn(), Turn::Broken);
             assert_eq!(s.goals(), None);
         }
+    }
+
+    #[test]
+    fn verified_rules_play_with_the_engine_and_the_size_10_defect_with_the_reasoner() {
+        assert_eq!(session("white", 8, 8, false).model_name(), "engine");
+        assert_eq!(session("BLACK", 5, 5, true).model_name(), "engine");
+        assert_eq!(session("white", 10, 10, false).model_name(), "reasoner");
+        assert_eq!(session("black", 6, 10, false).model_name(), "reasoner");
+        let ours = crate::gdl::breakthrough_rules("10x10".parse().unwrap());
+        let rules = Sexpr::parse_all(&ours).unwrap();
+        let d = Duration::from_secs(1);
+        let s = Session::new("m", "black", &rules, d, d, AgentConfig::default()).unwrap();
+        assert_eq!(s.model_name(), "engine");
+    }
+
+    #[test]
+    fn a_session_played_by_the_reasoner_follows_the_course_10x10_rules() {
+        let mut s = session("black", 10, 10, false);
+        assert_eq!(s.turn(), Turn::Theirs);
+        // Column 1 and row 1 do not exist in the course's 10x10 rules.
+        let mut bad = session("black", 10, 10, false);
+        let e = bad
+            .apply(Some(&moves("((move 1 2 1 3) noop)")))
+            .unwrap_err();
+        assert!(matches!(e, JointMoveError::NotLegal { .. }), "{e}");
+        assert_eq!(bad.turn(), Turn::Broken);
+        s.apply(Some(&moves("((move 2 2 2 3) noop)"))).unwrap();
+        assert_eq!(s.turn(), Turn::Ours);
+        let job = s.reasoner_turn().unwrap();
+        let reply = job.choose(Instant::now() + Duration::from_secs(5)).unwrap();
+        assert!(reply.starts_with("(move "), "{reply}");
+        assert!(!reply.starts_with("(move 1 "), "{reply}");
+        s.apply(Some(&[Sexpr::atom("noop"), Sexpr::parse(&reply).unwrap()]))
+            .unwrap();
+        assert_eq!(s.turn(), Turn::Theirs);
+        assert_eq!(s.plies, 2);
+        assert_eq!(s.goals(), None);
     }
 
     #[test]
