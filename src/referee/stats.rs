@@ -97,7 +97,18 @@ impl Wdl {
         let z2 = Z95 * Z95;
         let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
         let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-        ((centre - half).max(0.0), (centre + half).min(1.0))
+        // At a score of exactly 0 or 1 that bound is exactly 0 or 1 (not a rounding away).
+        let lo = if p == 0.0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        };
+        let hi = if p == 1.0 {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        };
+        (lo, hi)
     }
 }
 
@@ -270,6 +281,21 @@ mod tests {
             lo == f64::NEG_INFINITY && close(hi, -286.613_525_449_483_46),
             "{hi}"
         );
+        for n in [2, 6, 80] {
+            let (lo, _, _) = Wdl {
+                wins: 0,
+                draws: 0,
+                losses: n,
+            }
+            .elo();
+            let (_, _, hi) = Wdl {
+                wins: n,
+                draws: 0,
+                losses: 0,
+            }
+            .elo();
+            assert_eq!((lo, hi), (f64::NEG_INFINITY, f64::INFINITY), "{n} games");
+        }
         let (lo, hi) = Wdl {
             wins: 0,
             draws: 2,
