@@ -611,6 +611,15 @@ fn reasoner_refereed_match(
     unreachable!()
 }
 
+/// The player moved, and on every other ply.
+fn assert_moved_every_other_ply(report: &GdlMatchReport) {
+    assert!(report.our_moves > 0, "{report:?}");
+    assert!(
+        report.plies.abs_diff(2 * report.our_moves) <= 1,
+        "{report:?}"
+    );
+}
+
 #[test]
 fn course_rules_10x10_refereed_by_the_reasoner_both_colours() {
     let server = TestServer::start(TEST_MARGIN);
@@ -621,12 +630,7 @@ fn course_rules_10x10_refereed_by_the_reasoner_both_colours() {
     ] {
         let report = reasoner_refereed_match(server.addr, &rules, id, ours, dialect, seed);
         println!("{id}: {report:?}");
-        assert!(report.our_moves > 0, "{report:?}");
-        // Every other ply was ours.
-        assert!(
-            report.plies.abs_diff(2 * report.our_moves) <= 1,
-            "{report:?}"
-        );
+        assert_moved_every_other_ply(&report);
         // Black can never win the course 10x10 game.
         if let Some(goals) = report.goals {
             assert_ne!(goals[1], 100, "{id}: {report:?}");
@@ -645,12 +649,7 @@ fn course_rules_10x6_refereed_by_the_reasoner() {
     ] {
         let report = reasoner_refereed_match(server.addr, &rules, id, ours, dialect, seed);
         println!("{id}: {report:?}");
-        assert!(report.our_moves > 0, "{report:?}");
-        // Every other ply was ours.
-        assert!(
-            report.plies.abs_diff(2 * report.our_moves) <= 1,
-            "{report:?}"
-        );
+        assert_moved_every_other_ply(&report);
     }
 }
 
