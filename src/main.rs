@@ -489,11 +489,7 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
     }
     if let (Some(sprt), Some(verdict)) = (config.sprt, outcome.verdict) {
         let (lower, upper) = sprt.bounds();
-        let wdl = tournament::table(&outcome.records, &names)
-            .into_iter()
-            .next()
-            .map(|r| r.wdl)
-            .unwrap_or_default();
+        let wdl = outcome.first_pair;
         println!(
             "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {:.2}, {:.2}): {verdict}",
             sprt.elo0,

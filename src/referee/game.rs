@@ -87,6 +87,39 @@ impl MatchRecord {
     pub fn white_score(&self) -> f64 {
         self.goals[0] as f64 / 100.0
     }
+
+    /// The score (1, 0.5 or 0) of the player called `name`, if it played this match.
+    pub fn score_of(&self, name: &str) -> Option<f64> {
+        if self.white == name {
+            Some(self.white_score())
+        } else if self.black == name {
+            Some(1.0 - self.white_score())
+        } else {
+            None
+        }
+    }
+
+    /// The score of `a` if this was a game between `a` and `b`.
+    pub fn score_between(&self, a: &str, b: &str) -> Option<f64> {
+        let pair = (self.white == a && self.black == b) || (self.white == b && self.black == a);
+        if pair { self.score_of(a) } else { None }
+    }
+
+    /// How many faults the player called `name` committed in this match (the referee
+    /// sends its own GDL, whose first role is `white`).
+    pub fn faults_of(&self, name: &str) -> usize {
+        self.faults
+            .iter()
+            .filter(|f| {
+                let white = f.role.eq_ignore_ascii_case("white");
+                if white {
+                    self.white == name
+                } else {
+                    self.black == name
+                }
+            })
+            .count()
+    }
 }
 
 /// Plays one match to its end. Never fails: whatever the players do, the match

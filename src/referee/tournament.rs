@@ -91,6 +91,8 @@ pub enum TournamentError {
 /// What a tournament produced: every record (resumed ones included) and the SPRT verdict.
 pub struct Outcome {
     pub records: Vec<MatchRecord>,
+    /// The first entrant's results against the second (what the SPRT is computed on).
+    pub first_pair: Wdl,
     pub verdict: Option<Verdict>,
     pub interrupted: bool,
 }
@@ -314,6 +316,7 @@ pub async fn run(
         p.stop().await;
     }
     Ok(Outcome {
+        first_pair: sprt_wdl,
         records,
         verdict,
         interrupted,
@@ -322,10 +325,8 @@ pub async fn run(
 
 /// Adds a record to the score of entrant 0 against entrant 1.
 fn tally_sprt(wdl: &mut Wdl, r: &MatchRecord, names: &[&str]) {
-    if r.white == names[0] && r.black == names[1] {
-        wdl.add(r.white_score());
-    } else if r.white == names[1] && r.black == names[0] {
-        wdl.add(1.0 - r.white_score());
+    if let Some(score) = r.score_between(names[0], names[1]) {
+        wdl.add(score);
     }
 }
 
@@ -334,16 +335,8 @@ fn summary(records: &[MatchRecord], names: &[&str]) -> String {
     names
         .iter()
         .map(|n| {
-            let (mut score, mut games) = (0.0, 0);
-            for r in records {
-                if r.white == *n {
-                    score += r.white_score();
-                    games += 1;
-                } else if r.black == *n {
-                    score += 1.0 - r.white_score();
-                    games += 1;
-                }
-            }
+            let scores: Vec<f64> = records.iter().filter_map(|r| r.score_of(n)).collect();
+            let (score, games) = (scores.iter().sum::<f64>(), scores.len());
             format!("{n} {score}/{games}")
         })
         .collect::<Vec<_>>()
@@ -368,7 +361,7 @@ pub fn table(records: &[MatchRecord], names: &[String]) -> Vec<Row> {
         for b in &names[i + 1..] {
             let mut conditions: Vec<(String, u64)> = records
                 .iter()
-                .filter(|r| pairing(r, a, b).is_some())
+                .filter(|r| r.score_between(a, b).is_some())
                 .map(|r| (r.size.clone(), r.play_clock))
                 .collect();
             conditions.sort_by_key(|(s, c)| {
@@ -382,9 +375,9 @@ pub fn table(records: &[MatchRecord], names: &[String]) -> Vec<Row> {
                 let mut wdl = Wdl::default();
                 let mut faults = 0;
                 for r in records.iter().filter(|r| filter(r)) {
-                    if let Some(score) = pairing(r, a, b) {
+                    if let Some(score) = r.score_between(a, b) {
                         wdl.add(score);
-                        faults += r.faults.iter().filter(|f| f.role_is(r, a)).count() as u32;
+                        faults += r.faults_of(a) as u32;
                     }
                 }
                 if wdl.games() > 0 {
@@ -408,23 +401,4 @@ pub fn table(records: &[MatchRecord], names: &[String]) -> Vec<Row> {
         }
     }
     rows
-}
-
-/// `a`'s score in `r` if it is a game between `a` and `b`.
-fn pairing(r: &MatchRecord, a: &str, b: &str) -> Option<f64> {
-    if r.white == a && r.black == b {
-        Some(r.white_score())
-    } else if r.white == b && r.black == a {
-        Some(1.0 - r.white_score())
-    } else {
-        None
-    }
-}
-
-impl super::game::Fault {
-    /// Whether this fault was committed by the player `name` in match `r`.
-    fn role_is(&self, r: &MatchRecord, name: &str) -> bool {
-        let white = self.role.eq_ignore_ascii_case("white");
-        (white && r.white == name) || (!white && r.black == name)
-    }
 }
