@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use crate::agent::EvalKind;
 use crate::breakthrough::{Board, BoardSize, Color};
-use crate::search::{self, Limits};
+use crate::search::{self, Limits, Options, Table};
 
 /// A named position and the depth `bench` searches it to.
 pub struct BenchPosition {
@@ -84,13 +84,30 @@ pub struct BenchLine {
     pub score: i32,
 }
 
-/// Searches every bench position to its depth with `eval`, calling `report` after each.
-pub fn run(eval: EvalKind, mut report: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+/// Searches every bench position to its depth with `eval` on `threads` threads, each
+/// position with a fresh table of `hash_mb` MiB, calling `report` after each.
+pub fn run(
+    eval: EvalKind,
+    threads: usize,
+    hash_mb: usize,
+    mut report: impl FnMut(&BenchLine),
+) -> Vec<BenchLine> {
     let mut lines = Vec::new();
+    let options = Options {
+        threads,
+        ..Options::default()
+    };
     for p in POSITIONS {
         let board = p.board();
+        let table = Table::new(hash_mb);
         let start = Instant::now();
-        let r = search::search(&board, eval.evaluator(), &Limits::depth(p.depth));
+        let r = search::search_with(
+            &board,
+            eval.evaluator(),
+            &Limits::depth(p.depth),
+            &table,
+            &options,
+        );
         let line = BenchLine {
             name: p.name,
             depth: r.depth,

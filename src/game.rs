@@ -55,6 +55,23 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn move_priority(&self, m: Self::Move) -> i32;
     /// The move in the game's own notation, for logs and principal lines.
     fn move_name(&self, m: Self::Move) -> String;
+    /// A compact code of the move (the transposition table stores it; history tables
+    /// index by it modulo their size). Distinct moves of one position have distinct codes.
+    fn move_code(m: Self::Move) -> u16;
+    /// Whether the side to move has a move that wins at once (cheaper than listing moves;
+    /// the search then needs no further look at this position).
+    fn can_win_now(&self) -> bool {
+        self.winning_move().is_some()
+    }
+    /// A move that wins at once, if there is one.
+    fn winning_move(&self) -> Option<Self::Move> {
+        None
+    }
+    /// Whether the side not to move would win at once if it were its turn: a threat the
+    /// side to move must answer, so the search looks one ply further instead of guessing.
+    fn threatened(&self) -> bool {
+        false
+    }
 }
 
 /// A static evaluation, in centi-pawn-like units, from the side to move's view.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use ggp_player::agent::{AgentConfig, AgentKind, EvalKind};
+use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB, EvalKind};
 use ggp_player::breakthrough::{Board, BoardSize, perft::perft};
 use ggp_player::gdl::breakthrough_rules;
 use ggp_player::player::ServeConfig;
@@ -59,11 +59,29 @@ enum Command {
         #[arg(value_parser = parse_perft_depth)]
         depth: u32,
     },
+    /// Solve a board from its start position: prove its value (win, draw or loss for white)
+    /// and print it with a line that keeps it, the nodes searched and the time.
+    Solve {
+        /// Board size WIDTHxHEIGHT, width 2-10, height 4-10 (e.g. 5x5).
+        size: BoardSize,
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
+        time: f64,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
+        hash_mb: usize,
+    },
     /// Search the fixed benchmark positions to fixed depths; prints nodes, time, nodes/s.
     Bench {
         /// Evaluation used by the search.
         #[arg(long, value_enum, default_value_t = EvalKind::Improved)]
         eval: EvalKind,
+        /// Threads of each search.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Transposition table size in MiB (a fresh table for each position).
+        #[arg(long, default_value_t = 64, value_parser = parse_hash_mb)]
+        hash_mb: usize,
     },
 }
 
@@ -72,6 +90,18 @@ fn parse_perft_depth(s: &str) -> Result<u32, String> {
         Ok(d) if (1..=MAX_PERFT_DEPTH as u64).contains(&d) => Ok(d as u32),
         _ => Err(format!(
             "the depth must be a whole number from 1 to {MAX_PERFT_DEPTH}"
+        )),
+    }
+}
+
+/// The largest transposition table accepted, in MiB.
+const MAX_HASH_MB: usize = 1 << 16;
+
+fn parse_hash_mb(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!(
+            "the table size must be a whole number of MiB from 1 to {MAX_HASH_MB}"
         )),
     }
 }
@@ -130,12 +160,21 @@ fn run(command: Command) -> anyhow::Result<()> {
                 search::rate(nodes, time) as f64 / 1e6
             );
         }
-        Command::Bench { eval } => {
+        Command::Solve {
+            size,
+            time,
+            hash_mb,
+        } => solve(size, time, hash_mb)?,
+        Command::Bench {
+            eval,
+            threads,
+            hash_mb,
+        } => {
             println!(
                 "{:<16} {:>5} {:>12} {:>10} {:>12}  {:<18} score",
                 "position", "depth", "nodes", "time ms", "nodes/s", "best"
             );
-            let lines = bench::run(eval, |l| {
+            let lines = bench::run(eval, usize::from(threads), hash_mb, |l| {
                 println!(
                     "{:<16} {:>5} {:>12} {:>10.1} {:>12}  {:<18} {}",
                     l.name,
@@ -160,6 +199,59 @@ fn run(command: Command) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= 1e6 => Ok(t),
+        _ => Err("expected a number of seconds above 0 (at most 1000000)".to_owned()),
+    }
+}
+
+fn solve(size: BoardSize, time: f64, hash_mb: usize) -> anyhow::Result<()> {
+    let board = Board::new(size);
+    let table = search::Table::new(hash_mb);
+    let limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(time));
+    let s = search::solve(&board, &limits, &table);
+    let line = solution_line(&board, &s.line);
+    let Some(value) = s.value else {
+        anyhow::bail!(
+            "{size} was not solved within {time} s ({} nodes); try a longer --time or a larger --hash-mb",
+            s.nodes
+        );
+    };
+    println!(
+        "{size}: {} for white ({} nodes in {:.3} s)",
+        outcome_word(value),
+        s.nodes,
+        s.time.as_secs_f64()
+    );
+    println!("line ({} plies): {line}", s.line.len());
+    Ok(())
+}
+
+fn outcome_word(o: ggp_player::game::Outcome) -> &'static str {
+    match o {
+        ggp_player::game::Outcome::Win => "win",
+        ggp_player::game::Outcome::Loss => "loss",
+        ggp_player::game::Outcome::Draw => "draw",
+    }
+}
+
+/// The principal line in GDL move notation.
+fn solution_line(board: &Board, pv: &[ggp_player::breakthrough::Move]) -> String {
+    use ggp_player::game::Game;
+    let mut b = board.clone();
+    let mut words = Vec::new();
+    for &m in pv {
+        words.push(b.move_name(m));
+        b.make(m);
+    }
+    if words.is_empty() {
+        "-".to_owned()
+    } else {
+        words.join(" ")
+    }
 }
 
 fn time_ms(d: std::time::Duration) -> f64 {
@@ -191,9 +283,16 @@ struct ServeArgs {
     /// Seed of the random agent, for reproducible games.
     #[arg(long)]
     seed: Option<u64>,
-    /// Search threads, i.e. moves searched at once (default: one per core, at least 2).
+    /// Threads of each search, sharing one transposition table (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
+    /// Transposition table size in MiB, per match (kept for the whole match).
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
+    hash_mb: usize,
+    /// Do not search on the opponent's time or during the start clock (e.g. when both
+    /// players of a test share the machine's cores).
+    #[arg(long)]
+    no_ponder: bool,
     /// Name given in INFO replies: one token, without spaces or parentheses.
     #[arg(long, default_value = server::DEFAULT_NAME)]
     name: String,
@@ -207,9 +306,12 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             kind: args.agent,
             eval: args.eval,
             seed: args.seed,
+            hash_mb: args.hash_mb,
+            ..AgentConfig::default()
         },
         margin: Duration::from_millis(args.margin_ms),
         threads: args.threads.map_or(0, usize::from),
+        ponder: !args.no_ponder,
         name: args.name,
     };
     anyhow::ensure!(

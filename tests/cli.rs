@@ -19,6 +19,19 @@ fn perft_prints_the_count() {
 }
 
 #[test]
+fn solve_prints_the_value_and_a_line_that_keeps_it() {
+    let out = run(&["solve", "3x5"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("3x5: draw for white ("), "{stdout}");
+    let line = stdout.lines().nth(1).unwrap();
+    assert!(
+        line.starts_with("line (") && line.contains("(move "),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn bad_sizes_and_depths_are_rejected_with_the_valid_range() {
     let cases: &[(&[&str], &str)] = &[
         (&["perft", "11x8", "3"], "2-10"),
@@ -31,6 +44,13 @@ fn bad_sizes_and_depths_are_rejected_with_the_valid_range() {
         (&["perft", "8x8", "99999999999999999999"], "1 to 20"),
         (&["perft", "8x8", "-3"], "unexpected argument"),
         (&["bench", "--eval", "magic"], "baseline"),
+        (&["bench", "--hash-mb", "0"], "1 to 65536"),
+        (&["solve", "5x5", "--time", "0"], "above 0"),
+        (&["solve", "12x5"], "2-10"),
+        (
+            &["solve", "8x8", "--time", "0.2"],
+            "not solved within 0.2 s",
+        ),
         (&["frobnicate"], "unrecognized subcommand"),
     ];
     for (args, needle) in cases {

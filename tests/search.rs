@@ -1,6 +1,7 @@
 //! The search: agrees with plain minimax, finds and proves wins, respects its
 //! limits, and always returns a legal move.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -14,26 +15,59 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// Textbook minimax without pruning or ordering: the independent reference.
-fn minimax(board: &mut Board, eval: &dyn Evaluator<Board>, depth: u32, ply: usize) -> i32 {
+/// Textbook minimax without pruning, ordering or tables: the independent reference. It
+/// applies the search's horizon rules: a side that can win at once wins in one ply, and a
+/// side facing such a threat at the horizon gets one more ply (up to ply 2 × `root_depth`).
+fn minimax(
+    board: &mut Board,
+    eval: &dyn Evaluator<Board>,
+    depth: u32,
+    ply: usize,
+    root_depth: u32,
+) -> i32 {
     if let Some(o) = board.decided() {
         return score::outcome(o, ply);
     }
     let mut list = MoveList::default();
     board.generate_moves(&mut list);
+    if list.iter().any(|m| board.is_winning_move(m)) {
+        return score::WIN - (ply as i32 + 1);
+    }
+    let mut depth = depth;
+    if depth == 0 {
+        if list.is_empty() {
+            return score::outcome(Outcome::Draw, ply);
+        }
+        if board.threatened() && (ply as u32) < 2 * root_depth {
+            depth = 1;
+        } else {
+            return eval.evaluate(board);
+        }
+    }
     if list.is_empty() {
         return score::outcome(Outcome::Draw, ply);
-    }
-    if depth == 0 {
-        return eval.evaluate(board);
     }
     let mut best = -score::INFINITY;
     for m in list.iter() {
         board.make(m);
-        best = best.max(-minimax(board, eval, depth - 1, ply + 1));
+        best = best.max(-minimax(board, eval, depth - 1, ply + 1, root_depth));
         board.unmake(m);
     }
     best
+}
+
+/// A one-thread search without reductions: its fixed-depth score is the minimax value.
+fn exact_search(
+    board: &Board,
+    eval: &dyn Evaluator<Board>,
+    depth: u32,
+) -> search::SearchResult<ggp_player::breakthrough::Move> {
+    let table = search::Table::new(4);
+    let options = search::Options {
+        threads: 1,
+        reductions: false,
+    };
+    search::search_with(board, eval, &Limits::depth(depth), &table, &options)
 }
 
 fn random_position(rng: &mut Xoshiro256PlusPlus, size: &str, plies: usize) -> Option<Board> {
@@ -67,8 +101,8 @@ fn alphabeta_scores_equal_minimax_scores() {
                 continue;
             };
             for eval in evals {
-                let expected = minimax(&mut board, eval, depth, 0);
-                let r = search::search(&board, eval, &Limits::depth(depth));
+                let expected = minimax(&mut board, eval, depth, 0, depth);
+                let r = exact_search(&board, eval, depth);
                 if r.proven.is_some() && r.depth < depth {
                     // Solved before the full depth: the minimax value must agree on the outcome.
                     assert_eq!(
@@ -82,7 +116,7 @@ fn alphabeta_scores_equal_minimax_scores() {
                 // The move played must achieve the reported score.
                 let m = r.best_move.expect("a move");
                 board.make(m);
-                let child = -minimax(&mut board, eval, r.depth - 1, 1);
+                let child = -minimax(&mut board, eval, r.depth - 1, 1, r.depth);
                 board.unmake(m);
                 assert_eq!(child, r.score, "best move's value on {board:?}");
                 checked += 1;
@@ -179,7 +213,7 @@ fn solves_tiny_boards_exactly() {
         let mut board = Board::new(size.parse().unwrap());
         let r = search::search(&board, &Baseline, &Limits::default());
         let proven = r.proven.unwrap_or_else(|| panic!("{size} not solved"));
-        let exact = minimax(&mut board, &Baseline, 40, 0);
+        let exact = minimax(&mut board, &Baseline, 40, 0, 40);
         let expected = score::decisive_outcome(exact).unwrap_or(Outcome::Draw);
         assert_eq!(proven, expected, "{size}");
         if expected == Outcome::Draw {
@@ -253,11 +287,13 @@ fn alphabeta_beats_random_with_both_colours() {
                 kind: AgentKind::Alphabeta,
                 eval: EvalKind::Improved,
                 seed: Some(seed),
+                ..AgentConfig::default()
             });
             let mut random = Agent::new(AgentConfig {
                 kind: AgentKind::Random,
                 eval: EvalKind::Baseline,
                 seed: Some(seed),
+                ..AgentConfig::default()
             });
             score += play_game(size, &mut engine, &mut random, &limits)[0] as u32;
             score += play_game(size, &mut random, &mut engine, &limits)[1] as u32;
@@ -268,4 +304,139 @@ fn alphabeta_beats_random_with_both_colours() {
         score >= 95 * games,
         "alphabeta scored {score} in {games} games"
     );
+}
+
+/// An independent solver: plain negamax over outcomes with a memo of every position.
+fn exhaustive_value(board: &mut Board, memo: &mut HashMap<u64, i8>) -> i8 {
+    if let Some(o) = board.decided() {
+        return outcome_value(o);
+    }
+    if let Some(&v) = memo.get(&board.hash()) {
+        return v;
+    }
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    let mut best = if list.is_empty() { 0 } else { -1 };
+    for m in list.iter() {
+        board.make(m);
+        best = best.max(-exhaustive_value(board, memo));
+        board.unmake(m);
+    }
+    memo.insert(board.hash(), best);
+    best
+}
+
+fn outcome_value(o: Outcome) -> i8 {
+    match o {
+        Outcome::Win => 1,
+        Outcome::Loss => -1,
+        Outcome::Draw => 0,
+    }
+}
+
+#[test]
+fn the_solver_and_the_search_agree_with_exhaustive_search_on_small_boards() {
+    for size in ["2x4", "3x4", "2x5", "4x4", "3x5", "2x6"] {
+        let mut board = Board::new(size.parse().unwrap());
+        let expected = exhaustive_value(&mut board, &mut HashMap::new());
+        let table = search::Table::new(16);
+        let solution = search::solve(&board, &Limits::default(), &table);
+        let value = solution
+            .value
+            .unwrap_or_else(|| panic!("{size} not solved"));
+        assert_eq!(outcome_value(value), expected, "solver on {size}");
+        // The line keeps the value: every move is legal, and the value never changes.
+        let mut b = board.clone();
+        let mut memo = HashMap::new();
+        for (ply, &m) in solution.line.iter().enumerate() {
+            let mut list = MoveList::default();
+            b.generate_moves(&mut list);
+            assert!(list.contains(m), "{size}: illegal move at ply {ply}");
+            b.make(m);
+            let v = -exhaustive_value(&mut b, &mut memo);
+            let sign = if ply % 2 == 0 { 1 } else { -1 };
+            assert_eq!(
+                sign * v,
+                expected,
+                "{size}: ply {ply} of the line loses the value"
+            );
+        }
+        // The playing search proves the same value, on one thread and on two.
+        for threads in [1, 2] {
+            let table = search::Table::new(16);
+            let options = search::Options {
+                threads,
+                ..search::Options::default()
+            };
+            let r = search::search_with(&board, &Improved, &Limits::default(), &table, &options);
+            assert_eq!(
+                r.proven.map(outcome_value),
+                Some(expected),
+                "search on {size} with {threads} threads"
+            );
+        }
+    }
+}
+
+/// Exhaustive distance-aware value: a win `k` plies ahead scores `WIN - k`, a loss
+/// `-(WIN - k)`, a draw 0 (the search's own scale, relative to this position).
+fn exhaustive_score(board: &mut Board, memo: &mut HashMap<u64, i32>) -> i32 {
+    if let Some(o) = board.decided() {
+        return score::outcome(o, 0);
+    }
+    if let Some(&v) = memo.get(&board.hash()) {
+        return v;
+    }
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    let mut best = if list.is_empty() { 0 } else { -score::INFINITY };
+    for m in list.iter() {
+        board.make(m);
+        let child = exhaustive_score(board, memo);
+        board.unmake(m);
+        // One ply further from the end, seen from the other side.
+        let v = match child.signum() {
+            1 => -(child - 1),
+            -1 => -(child + 1),
+            _ => 0,
+        };
+        best = best.max(v);
+    }
+    memo.insert(board.hash(), best);
+    best
+}
+
+#[test]
+fn proven_positions_are_played_for_the_fastest_win_and_the_slowest_loss() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let (mut wins, mut losses) = (0, 0);
+    for (size, plies) in [("3x5", 2), ("4x5", 10), ("3x6", 8), ("5x4", 5)] {
+        for _ in 0..15 {
+            let Some(mut board) = random_position(&mut rng, size, plies) else {
+                continue;
+            };
+            let mut memo = HashMap::new();
+            let expected = exhaustive_score(&mut board, &mut memo);
+            let r = search::search(&board, &Improved, &Limits::default());
+            assert!(r.proven.is_some(), "{board:?} not solved");
+            assert_eq!(r.score, expected, "{board:?}");
+            // The move played keeps exactly that value.
+            let m = r.best_move.unwrap();
+            board.make(m);
+            let child = exhaustive_score(&mut board, &mut memo);
+            board.unmake(m);
+            let v = match child.signum() {
+                1 => -(child - 1),
+                -1 => -(child + 1),
+                _ => 0,
+            };
+            assert_eq!(v, expected, "the move played on {board:?}");
+            match r.proven {
+                Some(Outcome::Win) => wins += 1,
+                Some(Outcome::Loss) => losses += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(wins >= 5 && losses >= 5, "{wins} wins, {losses} losses");
 }

@@ -990,6 +990,7 @@ async fn the_router_answers_info_empty_bodies_and_preview() {
         agent: AgentConfig::default(),
         margin: TEST_MARGIN,
         threads: 1,
+        ponder: true,
     })
     .unwrap();
     let player = Arc::new(player);

@@ -66,6 +66,12 @@ impl Move {
     pub fn is_capture(self) -> bool {
         self.0 & Self::CAPTURE != 0
     }
+
+    /// The packed bits: origin, destination and capture flag (15 bits).
+    #[inline(always)]
+    pub fn code(self) -> u16 {
+        self.0
+    }
 }
 
 impl fmt::Debug for Move {

@@ -72,6 +72,30 @@ impl Game for Board {
         advance + if m.is_capture() { 100 } else { 0 }
     }
 
+    #[inline]
+    fn move_code(m: Move) -> u16 {
+        m.code()
+    }
+
+    #[inline]
+    fn can_win_now(&self) -> bool {
+        Board::can_win_now(self)
+    }
+
+    fn winning_move(&self) -> Option<Move> {
+        if !Board::can_win_now(self) {
+            return None;
+        }
+        let mut list = MoveList::default();
+        Board::generate_moves(self, &mut list);
+        list.iter().find(|&m| self.is_winning_move(m))
+    }
+
+    #[inline]
+    fn threatened(&self) -> bool {
+        Board::threatened(self)
+    }
+
     fn move_name(&self, m: Move) -> String {
         let (x1, y1, x2, y2) = self.move_coords(m);
         format!("(move {x1} {y1} {x2} {y2})")

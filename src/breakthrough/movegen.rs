@@ -17,11 +17,17 @@ struct Targets {
 impl Board {
     #[inline(always)]
     fn targets(&self) -> Targets {
+        self.targets_of(self.side)
+    }
+
+    /// The targets `side` would have if it were to move.
+    #[inline(always)]
+    fn targets_of(&self, side: Color) -> Targets {
         let g = &self.geo;
         let s = g.stride;
         let [white, black] = self.pawns;
         let empty = g.all & !(white | black);
-        match self.side {
+        match side {
             Color::White => Targets {
                 forward: (white << s) & empty,
                 right: ((white & g.not_last_col) << (s + 1)) & black,
@@ -58,6 +64,24 @@ impl Board {
     pub fn count_moves(&self) -> u32 {
         let t = self.targets();
         t.forward.count_ones() + t.right.count_ones() + t.left.count_ones()
+    }
+
+    /// Whether the side to move can put a pawn on its goal row with its next move.
+    #[inline]
+    pub fn can_win_now(&self) -> bool {
+        self.reaches_goal(self.side)
+    }
+
+    /// Whether the side not to move could put a pawn on its goal row if it moved now.
+    #[inline]
+    pub fn threatened(&self) -> bool {
+        self.reaches_goal(self.side.other())
+    }
+
+    #[inline(always)]
+    fn reaches_goal(&self, side: Color) -> bool {
+        let t = self.targets_of(side);
+        (t.forward | t.right | t.left) & self.geo.goal[side.index()] != 0
     }
 
     /// Whether the side to move has at least one legal move.

@@ -11,9 +11,9 @@ use tracing::{error, info, warn};
 
 use super::protocol::Request;
 use super::reasoner_play::ReasonerTurn;
-use super::service::SearchService;
+use super::service::{self, SearchService};
 use super::session::{MatchState, Session, StartError, Turn, quick_move};
-use crate::agent::{Agent, AgentConfig};
+use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::breakthrough::terms::Terms;
 use crate::breakthrough::{Board, MoveList};
 use crate::sexpr::Sexpr;
@@ -31,8 +31,11 @@ pub struct PlayerConfig {
     /// Time kept back from the play clock for network and processing: the search stops at
     /// receipt time + play clock − margin.
     pub margin: Duration,
-    /// Search threads (at least one).
+    /// Searches that can run at once, each on `agent.threads` threads (at least one).
     pub threads: usize,
+    /// Search on the opponent's time and during the start clock, to fill the match's
+    /// transposition table for the next move.
+    pub ponder: bool,
 }
 
 /// Why a message about a match could not be served.
@@ -52,6 +55,8 @@ pub struct Player {
     config: PlayerConfig,
     matches: Mutex<HashMap<String, Session>>,
     search: SearchService,
+    /// The ponder search of each match that has one; dropping it stops it.
+    ponders: Mutex<HashMap<String, service::Pending>>,
 }
 
 /// What a PLAY on our turn needs once the match table is unlocked.
@@ -79,6 +84,7 @@ impl Player {
             config,
             matches: Mutex::new(HashMap::new()),
             search,
+            ponders: Mutex::new(HashMap::new()),
         })
     }
 
@@ -93,6 +99,14 @@ impl Player {
 
     /// The reply to `request`, received at `received`.
     pub async fn handle(&self, request: Request, received: Instant) -> Result<String, PlayerError> {
+        // Any message about a match ends its pondering: the position is about to change.
+        if let Request::Start { match_id, .. }
+        | Request::Play { match_id, .. }
+        | Request::Stop { match_id, .. }
+        | Request::Abort { match_id } = &request
+        {
+            self.stop_pondering(match_id);
+        }
         match request {
             Request::Start {
                 match_id,
@@ -112,6 +126,34 @@ impl Player {
             }
             Request::Info => Ok(format!("((name {}) (status available))", self.config.name)),
             Request::Preview { .. } => Ok("ready".to_owned()),
+        }
+    }
+
+    fn ponders(&self) -> MutexGuard<'_, HashMap<String, service::Pending>> {
+        self.ponders.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn stop_pondering(&self, match_id: &str) {
+        self.ponders().remove(match_id);
+    }
+
+    /// Starts searching `session`'s position until `until` or the next message, if the
+    /// player ponders and the match is played by the alphabeta engine.
+    fn start_pondering(&self, session: &Session, until: Instant) {
+        if !self.config.ponder
+            || self.config.agent.kind != AgentKind::Alphabeta
+            || !session.ponderable()
+        {
+            return;
+        }
+        match self
+            .search
+            .ponder(session.board.clone(), session.agent.clone(), until)
+        {
+            Ok(pending) => {
+                self.ponders().insert(session.match_id.clone(), pending);
+            }
+            Err(e) => warn!(match_id = session.match_id, error = %e, "cannot ponder"),
         }
     }
 
@@ -163,6 +205,9 @@ impl Player {
                 budget.as_millis()
             );
         }
+        // Prepare during the start clock (and the first move's wait): the table is warm
+        // when the first PLAY comes.
+        self.start_pondering(&session, received + start_clock + play_clock);
         let mut matches = self.matches();
         if matches.insert(match_id.clone(), session).is_some() {
             info!(
@@ -236,7 +281,11 @@ impl Player {
                         play_clock: s.play_clock,
                     }),
                 },
-                Turn::Theirs => return Ok(s.terms.noop().to_owned()),
+                Turn::Theirs => {
+                    // The opponent's turn: think on its time (a little past its clock).
+                    self.start_pondering(s, received + s.play_clock + Duration::from_secs(1));
+                    return Ok(s.terms.noop().to_owned());
+                }
                 Turn::Over => {
                     warn!(
                         match_id,

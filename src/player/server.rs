@@ -67,8 +67,10 @@ pub struct ServeConfig {
     pub agent: AgentConfig,
     /// Kept back from the play clock: the search stops at receipt + play clock − margin.
     pub margin: Duration,
-    /// Search threads (0: one per core).
+    /// Threads of each search (0: one per core).
     pub threads: usize,
+    /// Search on the opponent's time and during the start clock.
+    pub ponder: bool,
     /// Name in INFO replies: one token.
     pub name: String,
 }
@@ -81,6 +83,7 @@ impl Default for ServeConfig {
             agent: AgentConfig::default(),
             margin: DEFAULT_MARGIN,
             threads: 0,
+            ponder: true,
             name: DEFAULT_NAME.to_owned(),
         }
     }
@@ -91,21 +94,27 @@ impl ServeConfig {
         SocketAddr::new(self.bind, self.port)
     }
 
-    /// The search threads to start: `threads`, or one per core (at least two).
+    /// Threads of each search: `threads`, or one per core.
     pub fn search_threads(&self) -> usize {
         if self.threads > 0 {
             self.threads
         } else {
-            std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
+            std::thread::available_parallelism().map_or(1, |n| n.get())
         }
     }
 
     fn player_config(&self) -> PlayerConfig {
+        let threads = self.search_threads();
         PlayerConfig {
             name: self.name.clone(),
-            agent: self.agent,
+            agent: AgentConfig {
+                threads,
+                ..self.agent
+            },
             margin: self.margin,
-            threads: self.search_threads(),
+            // Two matches (or a match and a ponder) can search at once.
+            threads: threads.max(2),
+            ponder: self.ponder,
         }
     }
 }

@@ -31,6 +31,9 @@ struct Job {
 pub struct SearchService {
     queue: mpsc::Sender<Job>,
     threads: usize,
+    /// Stop flags of the ponder jobs queued or running: a move search raises them all, so
+    /// pondering never holds up a reply.
+    ponders: Mutex<Vec<Arc<AtomicBool>>>,
 }
 
 /// The search service could not take a job (its threads are gone).
@@ -50,7 +53,11 @@ impl SearchService {
                 .name(format!("search-{i}"))
                 .spawn(move || worker(&jobs))?;
         }
-        Ok(SearchService { queue, threads })
+        Ok(SearchService {
+            queue,
+            threads,
+            ponders: Mutex::new(Vec::new()),
+        })
     }
 
     pub fn threads(&self) -> usize {
@@ -58,7 +65,40 @@ impl SearchService {
     }
 
     /// Queues a search of `board` by `agent` that stops at `deadline` (hard) at the latest.
+    /// Every ponder job stops first, so that this search gets the threads at once.
     pub fn submit(
+        &self,
+        board: Board,
+        agent: Arc<Mutex<Agent>>,
+        deadline: Instant,
+    ) -> Result<Pending, ServiceStopped> {
+        for stop in self.ponders().drain(..) {
+            stop.store(true, Ordering::Relaxed);
+        }
+        self.queue_job(board, agent, deadline)
+    }
+
+    /// Queues a search whose only purpose is to fill the agent's table (pondering on the
+    /// opponent's time, or preparing during the start clock). It stops at `deadline`, when
+    /// its handle is dropped, or as soon as any move search is submitted.
+    pub fn ponder(
+        &self,
+        board: Board,
+        agent: Arc<Mutex<Agent>>,
+        deadline: Instant,
+    ) -> Result<Pending, ServiceStopped> {
+        let pending = self.queue_job(board, agent, deadline)?;
+        let mut ponders = self.ponders();
+        ponders.retain(|stop| !stop.load(Ordering::Relaxed));
+        ponders.push(Arc::clone(&pending.stop));
+        Ok(pending)
+    }
+
+    fn ponders(&self) -> std::sync::MutexGuard<'_, Vec<Arc<AtomicBool>>> {
+        self.ponders.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn queue_job(
         &self,
         board: Board,
         agent: Arc<Mutex<Agent>>,
@@ -182,6 +222,35 @@ mod tests {
         assert_eq!(
             board.find_move(x1 as u32, y1 as u32, x2 as u32, y2 as u32),
             Some(choice.mv)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_move_search_stops_pondering_at_once() {
+        // One thread: the move search can only run once the ponder job has let go.
+        let service = SearchService::new(1).unwrap();
+        let board = Board::new(BoardSize::new(10, 10).unwrap());
+        let agent = agent();
+        let far = Instant::now() + Duration::from_secs(3600);
+        let ponder = service.ponder(board.clone(), agent.clone(), far).unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        let start = Instant::now();
+        let soon = start + Duration::from_millis(100);
+        let pending = service.submit(board, agent, soon).unwrap();
+        let choice = pending.wait_until(soon + Duration::from_secs(2)).await;
+        assert!(choice.unwrap().is_some());
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            start.elapsed()
+        );
+        // The ponder job ended (stopped), its handle still held.
+        let r = ponder
+            .wait_until(Instant::now() + Duration::from_secs(2))
+            .await;
+        assert!(
+            r.unwrap().is_some(),
+            "a stopped ponder still returns a move"
         );
     }
 

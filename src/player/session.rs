@@ -194,6 +194,12 @@ impl Session {
         Ok(self.terms.parse_move(&self.board, mover_term)?)
     }
 
+    /// Whether a search of `board` means anything: the engine follows the match and the
+    /// game goes on.
+    pub fn ponderable(&self) -> bool {
+        matches!(self.model, Model::Engine) && self.state == MatchState::Active && !self.is_over()
+    }
+
     /// Whether the game is over in our model (a goal row reached, or no legal move).
     pub fn is_over(&self) -> bool {
         match &self.model {

@@ -1,48 +1,95 @@
-//! Iterative-deepening negamax alpha-beta over any [`Game`].
+//! Iterative-deepening principal-variation search (negamax alpha-beta) over any [`Game`],
+//! on one or more threads sharing a transposition table (Lazy SMP).
 //!
-//! Move ordering: the previous iteration's principal variation first, then the
-//! game's own hint (wins, captures), with two killer moves per ply between
-//! captures and quiet moves. A leaf is scored by the evaluation only when the
-//! game is not over there; an iteration that scored no leaf by evaluation has
-//! solved the position.
+//! - Move ordering: the table's move, then the game's hint (wins, captures), two killer
+//!   moves per ply, then quiet moves by history.
+//! - Principal-variation search: the first move with the full window, the rest with a
+//!   null window and a re-search when one beats alpha; late quiet moves are searched one
+//!   or two plies shallower first (late-move reductions).
+//! - At the horizon: a side that can win at once is scored as a win, and a side facing
+//!   such a threat gets one more ply, so the evaluation never guesses about a pawn one
+//!   step from its goal.
+//! - Proofs: every node knows whether a leaf below it was scored by the evaluation; a
+//!   result with none is the game-theoretic value and is stored as proven, valid at any
+//!   depth. An iteration that scored no leaf by evaluation has solved the position.
+//! - Threads: each runs its own iterative deepening on the shared table; the deepest
+//!   completed iteration (the main thread's on ties) gives the move. A thread skips depths
+//!   another thread has already completed, and all stop when one reaches the depth limit
+//!   or proves the root.
 
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::thread;
 use std::time::Instant;
 
-use tracing::info;
+use tracing::{debug, info};
 
 use super::limits::{Limits, MAX_DEPTH};
-use super::score::{self, INFINITY};
+use super::score::{self, INFINITY, WIN};
 use super::stats::{IterationStats, SearchResult, rate};
+use super::tt::{Bound, Table};
 use crate::game::{Evaluator, Game, MAX_BRANCHING, MoveBuffer, Outcome};
 
-const MAX_PLY: usize = MAX_DEPTH as usize + 2;
-/// How many nodes pass between two looks at the clock and the stop flag (a power of two).
+const MAX_PLY: usize = MAX_DEPTH as usize * 2 + 4;
+/// How many nodes pass between two looks at the clock and the stop flags (a power of two).
 const CHECK_EVERY: u64 = 2048;
-const KILLER_KEYS: [i32; 2] = [90, 89];
+/// The table size of a one-off [`search`].
+const ONE_OFF_TABLE_MB: usize = 16;
+/// Entries of the history table (indexed by move code).
+const HISTORY: usize = 1 << 15;
+const HISTORY_MAX: i32 = 4000;
 
-/// Searches `root` within `limits` and returns the best move found.
-///
-/// Returns a move whenever the side to move has one, however short the time.
+// Ordering keys: table move, then wins and captures, killers, then quiet moves.
+const KEY_TABLE: i32 = i32::MAX;
+const KEY_CAPTURE: i32 = 200_000;
+const KEY_KILLER: [i32; 2] = [150_000, 149_999];
+/// `Game::move_priority` at or above this marks a capture or a win.
+const PRIORITY_CAPTURE: i32 = 100;
+
+/// Late-move reductions: quiet moves from this index on, at this depth or more.
+const LMR_MOVE: usize = 3;
+const LMR_DEPTH: u32 = 3;
+
+/// Searches `root` within `limits` on one thread with a fresh table, and returns the best
+/// move found. Returns a move whenever the side to move has one, however short the time.
 pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
     root: &G,
     eval: &E,
     limits: &Limits,
 ) -> SearchResult<G::Move> {
+    let table = Table::new(ONE_OFF_TABLE_MB);
+    search_with(root, eval, limits, &table, &Options::default())
+}
+
+/// How a search runs, beyond its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Threads searching together (at least one).
+    pub threads: usize,
+    /// Late-move reductions. Without them a fixed-depth search returns exactly the minimax
+    /// value (under the horizon rules in the module's documentation); tests rely on that.
+    pub reductions: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: 1,
+            reductions: true,
+        }
+    }
+}
+
+/// Searches `root` within `limits` as `options` say, sharing `table` (which keeps what it
+/// learnt for later searches of the same game).
+pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
+    root: &G,
+    eval: &E,
+    limits: &Limits,
+    table: &Table,
+    options: &Options,
+) -> SearchResult<G::Move> {
     let start = Instant::now();
-    let mut s = Searcher {
-        game: root.clone(),
-        eval,
-        limits,
-        nodes: 1,
-        expansions: 0,
-        aborted: false,
-        horizon: false,
-        follow_pv: false,
-        prev_pv: Vec::new(),
-        killers: vec![[None; 2]; MAX_PLY],
-        pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
-        pv_len: vec![0; MAX_PLY],
-    };
+    let threads = options.threads.max(1);
     let mut result = SearchResult {
         best_move: None,
         score: 0,
@@ -53,8 +100,8 @@ pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
         expansions: 0,
         time: start.elapsed(),
         iterations: Vec::new(),
+        threads,
     };
-
     if let Some(o) = root.decided() {
         result.score = score::outcome(o, 0);
         result.proven = Some(o);
@@ -68,73 +115,81 @@ pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
         result.proven = Some(o);
         return result;
     }
-    // Root moves with the score of the last iteration that searched them, best first.
-    let mut root_moves: Vec<(G::Move, i32)> = list
-        .as_slice()
-        .iter()
-        .map(|&m| (m, root.move_priority(m)))
-        .collect();
-    root_moves.sort_by_key(|&(_, k)| std::cmp::Reverse(k));
-    result.best_move = Some(root_moves[0].0);
-    result.pv = vec![root_moves[0].0];
-
-    let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
-    for depth in 1..=max_depth {
-        if depth > 1 && !limits.may_start_iteration() {
-            break;
-        }
-        let iter_start = Instant::now();
-        let nodes_before = s.nodes;
-        let expansions_before = s.expansions;
-        let outcome = s.root_iteration(depth, &mut root_moves);
-        let stats = IterationStats {
-            depth,
-            nodes: s.nodes - nodes_before,
-            expansions: s.expansions - expansions_before,
-            time: iter_start.elapsed(),
-            complete: !s.aborted,
-            best_move: outcome
-                .map(|(m, _)| root.move_name(m))
-                .unwrap_or_else(|| "-".into()),
-            score: outcome.map_or(result.score, |(_, sc)| sc),
-        };
-        info!(
-            depth,
-            nodes = stats.nodes,
-            expansions = stats.expansions,
-            time_ms = stats.time.as_millis() as u64,
-            nps = rate(stats.nodes, stats.time),
-            best = %stats.best_move,
-            score = %score::describe(stats.score),
-            complete = stats.complete,
-            "iteration"
+    table.new_search();
+    let shared = Shared {
+        table,
+        limits,
+        reductions: options.reductions,
+        done: AtomicBool::new(false),
+        completed: AtomicU32::new(0),
+    };
+    let mut runs = thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|id| {
+                let shared = &shared;
+                thread::Builder::new()
+                    .name(format!("search-helper-{id}"))
+                    .spawn_scoped(scope, move || run_thread(root, eval, shared, id))
+            })
+            .collect();
+        let main = run_thread(root, eval, &shared, 0);
+        shared.done.store(true, Ordering::Relaxed);
+        let mut runs = vec![main];
+        // A helper that could not start or panicked only costs its share of the work.
+        runs.extend(
+            helpers
+                .into_iter()
+                .filter_map(|h| h.ok().and_then(|h| h.join().ok())),
         );
-        result.iterations.push(stats);
-        if let Some((m, sc)) = outcome {
+        runs
+    });
+    result.nodes = runs.iter().map(|r| r.nodes).sum();
+    result.expansions = runs.iter().map(|r| r.expansions).sum();
+    // The deepest result; the main thread's (first) on ties. `max_by_key` keeps the last
+    // maximum, so search in reverse.
+    let best = (0..runs.len())
+        .rev()
+        .max_by_key(|&i| {
+            (
+                runs[i].best.is_some(),
+                runs[i].proven.is_some(),
+                runs[i].depth,
+            )
+        })
+        .unwrap_or(0);
+    let main_iterations = std::mem::take(&mut runs[0].iterations);
+    let run = runs.swap_remove(best);
+    match run.best {
+        Some((m, sc)) => {
             result.best_move = Some(m);
             result.score = sc;
-            result.depth = depth;
-            result.pv = s.pv[..s.pv_len[0]].to_vec();
-            s.prev_pv = result.pv.clone();
+            result.pv = run.pv;
         }
-        if s.aborted {
-            break;
-        }
-        // Solved: a forced win or loss, or no leaf left to guess about.
-        if score::is_decisive(result.score) || !s.horizon {
-            result.proven = Some(score::decisive_outcome(result.score).unwrap_or(Outcome::Draw));
-            break;
+        None => {
+            // Not even depth 1 finished: the game's own hint is better than nothing.
+            let m = list
+                .as_slice()
+                .iter()
+                .copied()
+                .max_by_key(|&m| root.move_priority(m))
+                .expect("the list is not empty");
+            result.best_move = Some(m);
+            result.pv = vec![m];
         }
     }
-    result.nodes = s.nodes;
-    result.expansions = s.expansions;
+    extend_from_table(root, table, &mut result.pv);
+    result.depth = run.depth;
+    result.proven = run.proven;
+    result.iterations = main_iterations;
     result.time = start.elapsed();
     info!(
         depth = result.depth,
+        threads,
         nodes = result.nodes,
         expansions = result.expansions,
         time_ms = result.time.as_millis() as u64,
         nps = result.nodes_per_second(),
+        hashfull = table.hashfull(),
         best = %result.best_move.map_or("-".into(), |m| root.move_name(m)),
         score = %score::describe(result.score),
         proven = ?result.proven,
@@ -143,19 +198,181 @@ pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
     result
 }
 
+/// Continues a principal variation cut short by table hits with the table's best moves,
+/// as long as they are legal and the game goes on (for logs and solved lines).
+pub(super) fn extend_from_table<G: Game>(root: &G, table: &Table, pv: &mut Vec<G::Move>) {
+    let mut game = root.clone();
+    for &m in pv.iter() {
+        game.make(m);
+    }
+    let mut list = G::MoveList::default();
+    while pv.len() < MAX_DEPTH as usize && game.decided().is_none() {
+        let Some(code) = table.probe(game.hash(), 0).and_then(|e| e.move_code) else {
+            break;
+        };
+        game.generate_moves(&mut list);
+        let Some(&m) = list.as_slice().iter().find(|&&m| G::move_code(m) == code) else {
+            break;
+        };
+        game.make(m);
+        pv.push(m);
+    }
+}
+
+/// What the threads of one search share.
+struct Shared<'a> {
+    table: &'a Table,
+    limits: &'a Limits,
+    reductions: bool,
+    /// Raised when the search is over: every thread stops.
+    done: AtomicBool,
+    /// The deepest iteration any thread has completed.
+    completed: AtomicU32,
+}
+
+/// What one thread found.
+struct Run<M> {
+    best: Option<(M, i32)>,
+    depth: u32,
+    pv: Vec<M>,
+    proven: Option<Outcome>,
+    nodes: u64,
+    expansions: u64,
+    iterations: Vec<IterationStats>,
+}
+
+fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
+    root: &G,
+    eval: &E,
+    shared: &Shared<'_>,
+    id: usize,
+) -> Run<G::Move> {
+    let mut s = Searcher {
+        game: root.clone(),
+        eval,
+        shared,
+        nodes: 1,
+        expansions: 0,
+        aborted: false,
+        horizon: false,
+        root_depth: 0,
+        killers: vec![[None; 2]; MAX_PLY],
+        history: vec![0; HISTORY],
+        pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
+        pv_len: vec![0; MAX_PLY],
+    };
+    let mut run = Run {
+        best: None,
+        depth: 0,
+        pv: Vec::new(),
+        proven: None,
+        nodes: 0,
+        expansions: 0,
+        iterations: Vec::new(),
+    };
+    let mut list = G::MoveList::default();
+    root.generate_moves(&mut list);
+    // Root moves with the score of the last iteration that searched them, best first.
+    let mut root_moves: Vec<(G::Move, i32)> = list
+        .as_slice()
+        .iter()
+        .map(|&m| (m, root.move_priority(m)))
+        .collect();
+    root_moves.sort_by_key(|&(_, k)| std::cmp::Reverse(k));
+    // Helpers vary their root order a little so that threads part ways early.
+    if id > 0 && root_moves.len() > 2 {
+        let n = root_moves.len();
+        root_moves[1..].rotate_left(id % (n - 1));
+    }
+
+    let limits = shared.limits;
+    let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
+    let mut depth = 1 + (id as u32 & 1);
+    while depth <= max_depth {
+        if shared.done.load(Ordering::Relaxed) || (depth > 1 && !limits.may_start_iteration()) {
+            break;
+        }
+        // Helpers leave depths another thread has completed; the main thread searches
+        // every depth so that its own move ordering stays sound.
+        if id > 0 {
+            depth = depth.max(shared.completed.load(Ordering::Relaxed) + 1);
+            if depth > max_depth {
+                break;
+            }
+        }
+        let iter_start = Instant::now();
+        let nodes_before = s.nodes;
+        let expansions_before = s.expansions;
+        let outcome = s.root_iteration(depth, &mut root_moves);
+        let complete = !s.aborted;
+        if let Some((m, sc)) = outcome {
+            run.best = Some((m, sc));
+            run.depth = depth;
+            run.pv = s.pv[..s.pv_len[0]].to_vec();
+        }
+        if id == 0 {
+            let stats = IterationStats {
+                depth,
+                nodes: s.nodes - nodes_before,
+                expansions: s.expansions - expansions_before,
+                time: iter_start.elapsed(),
+                complete,
+                best_move: outcome
+                    .map(|(m, _)| root.move_name(m))
+                    .unwrap_or_else(|| "-".into()),
+                score: outcome.map_or(run.best.map_or(0, |b| b.1), |(_, sc)| sc),
+            };
+            info!(
+                depth,
+                nodes = stats.nodes,
+                expansions = stats.expansions,
+                time_ms = stats.time.as_millis() as u64,
+                nps = rate(stats.nodes, stats.time),
+                best = %stats.best_move,
+                score = %score::describe(stats.score),
+                complete = stats.complete,
+                "iteration"
+            );
+            run.iterations.push(stats);
+        } else {
+            debug!(thread = id, depth, complete, "helper iteration");
+        }
+        if !complete {
+            break;
+        }
+        shared.completed.fetch_max(depth, Ordering::Relaxed);
+        let sc = run.best.map_or(0, |b| b.1);
+        // Solved: a forced win or loss, or no leaf left to guess about.
+        if score::is_decisive(sc) || !s.horizon {
+            run.proven = Some(score::decisive_outcome(sc).unwrap_or(Outcome::Draw));
+            shared.done.store(true, Ordering::Relaxed);
+            break;
+        }
+        if depth == max_depth {
+            shared.done.store(true, Ordering::Relaxed);
+        }
+        depth += 1;
+    }
+    run.nodes = s.nodes;
+    run.expansions = s.expansions;
+    run
+}
+
 struct Searcher<'a, G: Game, E: ?Sized> {
     game: G,
     eval: &'a E,
-    limits: &'a Limits,
+    shared: &'a Shared<'a>,
     nodes: u64,
     expansions: u64,
     aborted: bool,
-    /// Some leaf of this iteration was scored by the evaluation.
+    /// Some leaf below the current node was scored by the evaluation (or by an unproven
+    /// table entry).
     horizon: bool,
-    /// The node being searched lies on the previous iteration's principal variation.
-    follow_pv: bool,
-    prev_pv: Vec<G::Move>,
+    /// The depth of the running iteration (bounds horizon extensions).
+    root_depth: u32,
     killers: Vec<[Option<G::Move>; 2]>,
+    /// Quiet moves that caused cut-offs, by move code, weighted by depth².
+    history: Vec<i32>,
     /// Triangular principal-variation table: row `ply` starts at `ply * MAX_PLY`.
     pv: Vec<G::Move>,
     pv_len: Vec<usize>,
@@ -170,15 +387,25 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         root_moves: &mut [(G::Move, i32)],
     ) -> Option<(G::Move, i32)> {
         self.horizon = false;
-        self.follow_pv = true;
+        self.aborted = false;
+        self.root_depth = depth;
+        self.pv_len[0] = 0;
         let mut alpha = -INFINITY;
+        let beta = INFINITY;
         let mut best: Option<(G::Move, i32)> = None;
         for (i, entry) in root_moves.iter_mut().enumerate() {
             let m = entry.0;
-            self.follow_pv = i == 0 && self.prev_pv.first() == Some(&m);
             self.game.make(m);
             self.nodes += 1;
-            let sc = -self.negamax(depth - 1, 1, -INFINITY, -alpha);
+            let mut sc;
+            if i == 0 {
+                sc = -self.negamax(depth - 1, 1, -beta, -alpha);
+            } else {
+                sc = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
+                if sc > alpha && !self.aborted {
+                    sc = -self.negamax(depth - 1, 1, -beta, -alpha);
+                }
+            }
             self.game.unmake(m);
             if self.aborted {
                 break;
@@ -197,6 +424,21 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         {
             root_moves[..=pos].rotate_right(1);
         }
+        if let Some((m, sc)) = best
+            && !self.aborted
+        {
+            let proven = !self.horizon;
+            let hash = self.game.hash();
+            self.shared.table.store(
+                hash,
+                0,
+                depth,
+                sc,
+                Bound::Exact,
+                proven,
+                Some(G::move_code(m)),
+            );
+        }
         best
     }
 
@@ -211,21 +453,67 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         self.pv_len[ply] = child_len;
     }
 
-    fn negamax(&mut self, depth: u32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn must_stop(&self) -> bool {
+        self.shared.done.load(Ordering::Relaxed) || self.shared.limits.must_abort()
+    }
+
+    /// The value of the current position searched `depth` plies deep, within `(alpha, beta)`
+    /// (fail-soft), `ply` plies from the root. Keeps `self.horizon` up to date for the caller.
+    fn negamax(&mut self, depth: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        let outer_horizon = self.horizon;
+        self.horizon = false;
+        let sc = self.node(depth, ply, alpha, beta);
+        self.horizon |= outer_horizon;
+        sc
+    }
+
+    fn node(&mut self, mut depth: u32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.pv_len[ply] = ply;
-        if self.nodes & (CHECK_EVERY - 1) == 0 && self.limits.must_abort() {
+        if self.nodes & (CHECK_EVERY - 1) == 0 && self.must_stop() {
             self.aborted = true;
             return 0;
         }
         if let Some(o) = self.game.decided() {
             return score::outcome(o, ply);
         }
-        if depth == 0 {
-            if !self.game.has_moves() {
-                return score::outcome(self.game.outcome_without_moves(), ply);
-            }
+        if ply >= MAX_PLY - 2 {
             self.horizon = true;
             return self.eval.evaluate(&self.game);
+        }
+        let pv_node = beta - alpha > 1;
+        if self.game.can_win_now() {
+            if pv_node && let Some(m) = self.game.winning_move() {
+                self.pv[ply * MAX_PLY + ply] = m;
+                self.pv_len[ply] = ply + 1;
+            }
+            return WIN - (ply as i32 + 1);
+        }
+        if depth == 0 {
+            // A pawn one step from its goal is not left to the evaluation: look one
+            // ply further (only within the iteration's own depth, so this ends).
+            if self.game.threatened() && (ply as u32) < 2 * self.root_depth {
+                depth = 1;
+            } else {
+                if !self.game.has_moves() {
+                    return score::outcome(self.game.outcome_without_moves(), ply);
+                }
+                // Leaves skip the table: a probe costs more than the evaluation.
+                self.horizon = true;
+                return self.eval.evaluate(&self.game);
+            }
+        }
+        let alpha_in = alpha;
+        let hash = self.game.hash();
+        let table = self.shared.table;
+        let mut table_move = None;
+        if let Some(e) = table.probe(hash, ply) {
+            table_move = e.move_code;
+            if e.cuts(depth, alpha, beta) && (!pv_node || e.proven) {
+                if !e.proven {
+                    self.horizon = true;
+                }
+                return e.score;
+            }
         }
         let mut list = G::MoveList::default();
         self.game.generate_moves(&mut list);
@@ -236,28 +524,26 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         let moves = list.as_mut_slice();
         let n = moves.len();
         debug_assert!(n <= MAX_BRANCHING);
-        let pv_move = if self.follow_pv {
-            self.prev_pv.get(ply).copied()
-        } else {
-            None
-        };
         let killers = self.killers[ply];
         let mut keys = [0i32; MAX_BRANCHING];
-        let mut on_pv = false;
         for (key, &m) in keys.iter_mut().zip(moves.iter()) {
-            *key = if Some(m) == pv_move {
-                on_pv = true;
-                i32::MAX
+            let code = G::move_code(m);
+            *key = if Some(code) == table_move {
+                KEY_TABLE
             } else {
                 let p = self.game.move_priority(m);
-                match killers.iter().position(|&k| k == Some(m)) {
-                    Some(slot) if p < KILLER_KEYS[1] => KILLER_KEYS[slot],
-                    _ => p,
+                if p >= PRIORITY_CAPTURE {
+                    KEY_CAPTURE + p
+                } else if let Some(slot) = killers.iter().position(|&k| k == Some(m)) {
+                    KEY_KILLER[slot]
+                } else {
+                    self.history[code as usize % HISTORY] * 16 + p
                 }
             };
         }
 
         let mut best = -INFINITY;
+        let mut best_move = None;
         for i in 0..n {
             // Pick the most promising remaining move (cut-offs make a full sort wasteful).
             let mut pick = i;
@@ -269,29 +555,67 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
             moves.swap(i, pick);
             keys.swap(i, pick);
             let m = moves[i];
+            let quiet = keys[i] < KEY_KILLER[1];
 
-            self.follow_pv = on_pv && i == 0;
             self.game.make(m);
             self.nodes += 1;
-            let sc = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            let mut sc;
+            if i == 0 {
+                sc = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            } else {
+                let reduction =
+                    if self.shared.reductions && quiet && i >= LMR_MOVE && depth >= LMR_DEPTH {
+                        1 + u32::from(i >= 2 * LMR_MOVE && depth > LMR_DEPTH + 1)
+                    } else {
+                        0
+                    };
+                sc = -self.negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                if sc > alpha && reduction > 0 && !self.aborted {
+                    sc = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
+                if sc > alpha && sc < beta && !self.aborted {
+                    sc = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+                }
+            }
             self.game.unmake(m);
             if self.aborted {
                 return 0;
             }
             if sc > best {
                 best = sc;
+                best_move = Some(m);
                 if sc > alpha {
                     alpha = sc;
                     self.update_pv(ply, m);
                     if sc >= beta {
-                        if self.killers[ply][0] != Some(m) {
-                            self.killers[ply] = [Some(m), self.killers[ply][0]];
+                        if quiet {
+                            if self.killers[ply][0] != Some(m) {
+                                self.killers[ply] = [Some(m), self.killers[ply][0]];
+                            }
+                            let h = &mut self.history[G::move_code(m) as usize % HISTORY];
+                            *h = (*h + (depth * depth) as i32).min(HISTORY_MAX);
                         }
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        table.store(
+            hash,
+            ply,
+            depth,
+            best,
+            bound,
+            !self.horizon,
+            best_move.map(G::move_code),
+        );
         best
     }
 }

@@ -4,8 +4,12 @@
 mod alphabeta;
 mod limits;
 pub mod score;
+mod solver;
 mod stats;
+mod tt;
 
-pub use alphabeta::search;
+pub use alphabeta::{Options, search, search_with};
 pub use limits::{Limits, MAX_DEPTH};
+pub use solver::{Solution, solve};
 pub use stats::{IterationStats, SearchResult, rate};
+pub use tt::{Bound, Entry, Table};

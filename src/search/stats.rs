@@ -48,7 +48,10 @@ pub struct SearchResult<M> {
     pub nodes: u64,
     pub expansions: u64,
     pub time: Duration,
+    /// The main thread's iterations.
     pub iterations: Vec<IterationStats>,
+    /// Threads that searched.
+    pub threads: usize,
 }
 
 impl<M> SearchResult<M> {

@@ -1,0 +1,203 @@
+//! A solver: the game-theoretic value (win, draw or loss) of a position, by alpha-beta
+//! over the three outcomes only, to the end of the game.
+//!
+//! Without distances to the end, far more positions share a value than in the playing
+//! search, where a win in 5 and a win in 7 differ: every transposition is a hit, and a
+//! cut-off needs only *a* win, not the fastest. That makes proofs much cheaper; the
+//! playing search then finds the fastest win or slowest loss within the proven value.
+//! The solver's table must not be shared with the playing search: its win and loss
+//! entries carry no distance.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use tracing::info;
+
+use super::limits::Limits;
+use super::score::{self, WIN};
+use super::tt::{Bound, Table};
+use crate::game::{Game, MAX_BRANCHING, MoveBuffer, Outcome};
+
+/// How many nodes pass between two looks at the clock (a power of two).
+const CHECK_EVERY: u64 = 4096;
+
+/// What a solve found.
+#[derive(Clone, Debug)]
+pub struct Solution<M> {
+    /// The value for the side to move, `None` when the limits stopped the solver first.
+    pub value: Option<Outcome>,
+    /// A line that keeps the value (each side playing a move that achieves it).
+    pub line: Vec<M>,
+    pub nodes: u64,
+    pub time: std::time::Duration,
+}
+
+/// Solves `root` within `limits` (its depth is ignored: the solver goes to the end),
+/// storing what it proves in `table` (a table of its own; see the module documentation).
+pub fn solve<G: Game>(root: &G, limits: &Limits, table: &Table) -> Solution<G::Move> {
+    let start = Instant::now();
+    let mut s = Solver {
+        game: root.clone(),
+        table,
+        limits,
+        nodes: 0,
+        aborted: AtomicBool::new(false),
+    };
+    table.new_search();
+    // Two null-window tests around the draw: can the side to move win? Can it avoid losing?
+    let value = match s.test(0, 1) {
+        None => None,
+        Some(v) if v >= 1 => Some(Outcome::Win),
+        Some(_) => match s.test(-1, 0) {
+            None => None,
+            Some(v) if v <= -1 => Some(Outcome::Loss),
+            Some(_) => Some(Outcome::Draw),
+        },
+    };
+    let line = value.map_or_else(Vec::new, |_| principal_line(root, table));
+    let solution = Solution {
+        value,
+        line,
+        nodes: s.nodes,
+        time: start.elapsed(),
+    };
+    info!(
+        value = ?solution.value,
+        nodes = solution.nodes,
+        time_ms = solution.time.as_millis() as u64,
+        "solve done"
+    );
+    solution
+}
+
+struct Solver<'a, G> {
+    game: G,
+    table: &'a Table,
+    limits: &'a Limits,
+    nodes: u64,
+    aborted: AtomicBool,
+}
+
+/// Outcome values: the table keeps them as ±WIN at the stored position (no distance).
+fn to_score(v: i32) -> i32 {
+    v * WIN
+}
+
+fn from_score(s: i32) -> i32 {
+    s.signum() * i32::from(score::is_decisive(s))
+}
+
+impl<G: Game> Solver<'_, G> {
+    fn test(&mut self, alpha: i32, beta: i32) -> Option<i32> {
+        let v = self.negamax(alpha, beta);
+        (!self.aborted.load(Ordering::Relaxed)).then_some(v)
+    }
+
+    /// The value (−1, 0 or 1) within `(alpha, beta)`, fail-soft.
+    fn negamax(&mut self, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & (CHECK_EVERY - 1) == 0 && self.limits.must_abort() {
+            self.aborted.store(true, Ordering::Relaxed);
+        }
+        if self.aborted.load(Ordering::Relaxed) {
+            return 0;
+        }
+        if let Some(o) = self.game.decided() {
+            return value_of(o);
+        }
+        if self.game.can_win_now() {
+            return 1;
+        }
+        let hash = self.game.hash();
+        let mut table_move = None;
+        if let Some(e) = self.table.probe(hash, 0) {
+            table_move = e.move_code;
+            if e.proven {
+                let v = from_score(e.score);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let mut list = G::MoveList::default();
+        self.game.generate_moves(&mut list);
+        if list.is_empty() {
+            return value_of(self.game.outcome_without_moves());
+        }
+        let moves = list.as_mut_slice();
+        let n = moves.len();
+        let mut keys = [0i32; MAX_BRANCHING];
+        for (key, &m) in keys.iter_mut().zip(moves.iter()) {
+            *key = if Some(G::move_code(m)) == table_move {
+                i32::MAX
+            } else {
+                self.game.move_priority(m)
+            };
+        }
+        let alpha_in = alpha;
+        let mut best = -2;
+        let mut best_move = None;
+        for i in 0..n {
+            let mut pick = i;
+            for j in i + 1..n {
+                if keys[j] > keys[pick] {
+                    pick = j;
+                }
+            }
+            moves.swap(i, pick);
+            keys.swap(i, pick);
+            let m = moves[i];
+            self.game.make(m);
+            let v = -self.negamax(-beta, -alpha);
+            self.game.unmake(m);
+            if self.aborted.load(Ordering::Relaxed) {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(
+            hash,
+            0,
+            0,
+            to_score(best),
+            bound,
+            true,
+            best_move.map(G::move_code),
+        );
+        best
+    }
+}
+
+fn value_of(o: Outcome) -> i32 {
+    match o {
+        Outcome::Win => 1,
+        Outcome::Loss => -1,
+        Outcome::Draw => 0,
+    }
+}
+
+/// The table's moves from `root` on, while they are legal and the game goes on.
+fn principal_line<G: Game>(root: &G, table: &Table) -> Vec<G::Move> {
+    let mut line = Vec::new();
+    super::alphabeta::extend_from_table(root, table, &mut line);
+    line
+}
