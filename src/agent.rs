@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::breakthrough::eval::{Baseline, Improved};
+use crate::breakthrough::eval::{Baseline, Improved, Racing};
 use crate::breakthrough::{Board, Move, MoveList};
 use crate::game::Evaluator;
 use crate::search::{self, Limits, Options, SearchResult, Table};
@@ -25,6 +25,8 @@ pub enum EvalKind {
     Baseline,
     /// Material, advancement, defended and hanging pawns, home-row guards.
     Improved,
+    /// `improved` plus pawn races: unstoppable runners, who arrives first.
+    Racing,
 }
 
 impl EvalKind {
@@ -32,6 +34,7 @@ impl EvalKind {
         match self {
             EvalKind::Baseline => &Baseline,
             EvalKind::Improved => &Improved,
+            EvalKind::Racing => &Racing,
         }
     }
 }
@@ -41,6 +44,7 @@ impl fmt::Display for EvalKind {
         f.write_str(match self {
             EvalKind::Baseline => "baseline",
             EvalKind::Improved => "improved",
+            EvalKind::Racing => "racing",
         })
     }
 }

@@ -12,4 +12,5 @@ pub mod gdl;
 pub mod player;
 pub mod referee;
 pub mod search;
+pub mod selfplay;
 pub mod sexpr;

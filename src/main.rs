@@ -17,7 +17,7 @@ use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::stats::{Sprt, format_elo};
 use ggp_player::referee::tournament::{self, Entrant, Format, TournamentConfig};
 use ggp_player::sexpr::Sexpr;
-use ggp_player::{bench, search};
+use ggp_player::{bench, search, selfplay};
 use tracing_subscriber::EnvFilter;
 
 /// The deepest perft accepted: deeper runs take hours even on small boards.
@@ -70,6 +70,29 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
         hash_mb: usize,
+    },
+    /// Tune evaluations: two of them play each other in this process at a fixed depth,
+    /// from random openings (each with both colours); prints the first one's score and Elo.
+    Selfplay {
+        /// The evaluation under test.
+        first: EvalKind,
+        /// The evaluation it is compared with.
+        second: EvalKind,
+        /// Board size WIDTHxHEIGHT.
+        #[arg(long, default_value = "8x8")]
+        size: BoardSize,
+        /// Search depth of every move.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+        /// Random openings; each is played twice, colours swapped.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        openings: u32,
+        /// Random plies in each opening.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=20))]
+        opening_plies: u32,
+        /// Seed of the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Search the fixed benchmark positions to fixed depths; prints nodes, time, nodes/s.
     Bench {
@@ -165,6 +188,40 @@ fn run(command: Command) -> anyhow::Result<()> {
             time,
             hash_mb,
         } => solve(size, time, hash_mb)?,
+        Command::Selfplay {
+            first,
+            second,
+            size,
+            depth,
+            openings,
+            opening_plies,
+            seed,
+        } => {
+            let config = selfplay::SelfplayConfig {
+                first,
+                second,
+                size,
+                depth,
+                openings,
+                opening_plies,
+                seed,
+                workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            };
+            let bar = indicatif::ProgressBar::new(u64::from(openings) * 2);
+            let wdl = selfplay::run(&config, |w| {
+                bar.set_position(u64::from(w.games()));
+                bar.set_message(format!("{w}"));
+            });
+            bar.finish_and_clear();
+            let (lo, elo, hi) = wdl.elo();
+            println!(
+                "{first} vs {second} on {size} at depth {depth}: {wdl}, score {:.1}%, Elo {} [{}, {}]",
+                100.0 * wdl.score(),
+                format_elo(elo),
+                format_elo(lo),
+                format_elo(hi)
+            );
+        }
         Command::Bench {
             eval,
             threads,

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use ggp_player::agent::{Agent, AgentConfig, AgentKind, EvalKind};
-use ggp_player::breakthrough::eval::{Baseline, Improved};
+use ggp_player::breakthrough::eval::{Baseline, Improved, Racing};
 use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList};
 use ggp_player::game::{Evaluator, Game, Outcome};
 use ggp_player::search::{self, Limits, score};
@@ -87,7 +87,7 @@ fn random_position(rng: &mut Xoshiro256PlusPlus, size: &str, plies: usize) -> Op
 #[test]
 fn alphabeta_scores_equal_minimax_scores() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-    let evals: [&dyn Evaluator<Board>; 2] = [&Baseline, &Improved];
+    let evals: [&dyn Evaluator<Board>; 3] = [&Baseline, &Improved, &Racing];
     let mut checked = 0;
     for (size, plies, depth) in [
         ("3x5", 2, 6),
@@ -439,4 +439,83 @@ fn proven_positions_are_played_for_the_fastest_win_and_the_slowest_loss() {
         }
     }
     assert!(wins >= 5 && losses >= 5, "{wins} wins, {losses} losses");
+}
+
+/// The position seen from the other side: rows flipped, colours swapped.
+fn mirrored(board: &Board) -> Board {
+    let g = board.geometry();
+    let (w, h) = (g.width() as u32, g.height() as u32);
+    let mut pawns = [0u128; 2];
+    for y in 1..=h {
+        for x in 1..=w {
+            let from = g.square(x, y).unwrap();
+            let to = g.square(x, h + 1 - y).unwrap();
+            for c in [Color::White, Color::Black] {
+                if board.pawns(c) >> from & 1 == 1 {
+                    pawns[c.other().index()] |= 1 << to;
+                }
+            }
+        }
+    }
+    Board::from_parts(*g, pawns, board.side_to_move().other())
+}
+
+#[test]
+fn evaluations_are_colour_symmetric() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    let evals: [&dyn Evaluator<Board>; 3] = [&Baseline, &Improved, &Racing];
+    let mut checked = 0;
+    for size in ["5x5", "6x6", "8x8", "7x9", "10x10"] {
+        for plies in [4, 10, 20, 30] {
+            let Some(board) = random_position(&mut rng, size, plies) else {
+                continue;
+            };
+            let m = mirrored(&board);
+            for eval in evals {
+                assert_eq!(eval.evaluate(&board), eval.evaluate(&m), "{board:?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked}");
+}
+
+#[test]
+fn racing_sees_an_unstoppable_runner_from_afar() {
+    // White's pawn on (1,4) has no black pawn in its cone and needs 4 moves; black's
+    // pawns are all far from white's home. Improved sees only material and advancement.
+    let board = Board::from_diagram(
+        ".....BB
+         .....BB
+         .......
+         .......
+         W......
+         .......
+         .....WW
+         .....WW",
+        Color::White,
+    )
+    .unwrap();
+    let plain = Improved.evaluate(&board);
+    let racing = Racing.evaluate(&board);
+    assert!(racing >= plain + 150, "racing {racing}, improved {plain}");
+    // Put a black pawn in the cone: no runner any more.
+    let blocked = Board::from_diagram(
+        ".....BB
+         .....BB
+         ..B....
+         .......
+         W......
+         .......
+         .....WW
+         .....WW",
+        Color::White,
+    )
+    .unwrap();
+    let improved = Improved.evaluate(&blocked);
+    assert!(
+        Racing.evaluate(&blocked) < improved + 150,
+        "{} vs {improved}",
+        Racing.evaluate(&blocked)
+    );
 }

@@ -101,3 +101,84 @@ impl Evaluator<Board> for Improved {
         }
     }
 }
+
+/// [`Improved`] plus races: a pawn with no enemy pawn anywhere in the cone in front of it
+/// (the squares an enemy could block or capture it from) reaches its goal in as many
+/// moves as it has rows left. The side whose fastest such runner arrives first (the side
+/// to move winning ties) gets a bonus that grows as the runner nears its goal. The search
+/// sees runners one step from the goal; this sees them from afar.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Racing;
+
+/// The bonus of a won race: `RUNNER_BASE + RUNNER_STEP * rows travelled`.
+const RUNNER_BASE: i32 = 150;
+const RUNNER_STEP: i32 = 40;
+/// Runners are looked for among pawns at least this far (in tenths of the board) from home.
+const RUNNER_FROM_TENTHS: i32 = 4;
+
+impl Racing {
+    /// Moves the fastest runner of `color` needs to reach its goal row, if it has one.
+    fn runner(board: &Board, color: Color) -> Option<i32> {
+        let g = board.geometry();
+        let s = g.stride;
+        let h = g.height() as i32;
+        let ours = board.pawns(color);
+        let theirs = board.pawns(color.other());
+        let first = (RUNNER_FROM_TENTHS * (h - 1) + 9) / 10;
+        let mut best: Option<i32> = None;
+        let mut candidates = ours;
+        while candidates != 0 {
+            let sq = candidates.trailing_zeros();
+            candidates &= candidates - 1;
+            let y = (sq / s) as i32 + 1;
+            let travelled = if color == Color::White { y - 1 } else { h - y };
+            let left = h - 1 - travelled;
+            if travelled < first || best.is_some_and(|b| b <= left) {
+                continue;
+            }
+            // Grow the cone one row at a time: forward and both diagonals.
+            let mut front = 1u128 << sq;
+            let mut cone = 0u128;
+            for _ in 0..left {
+                front = match color {
+                    Color::White => {
+                        (front << s)
+                            | ((front & g.not_last_col) << (s + 1))
+                            | ((front & g.not_first_col) << (s - 1))
+                    }
+                    Color::Black => {
+                        (front >> s)
+                            | ((front & g.not_last_col) >> (s - 1))
+                            | ((front & g.not_first_col) >> (s + 1))
+                    }
+                } & g.all;
+                cone |= front;
+            }
+            if cone & theirs == 0 {
+                best = Some(left);
+            }
+        }
+        best
+    }
+}
+
+impl Evaluator<Board> for Racing {
+    fn evaluate(&self, board: &Board) -> i32 {
+        let mover = board.side_to_move();
+        let mut v = Improved::white_view(board);
+        if mover == Color::Black {
+            v = -v;
+        }
+        let h = board.geometry().height() as i32;
+        let ours = Racing::runner(board, mover);
+        let theirs = Racing::runner(board, mover.other());
+        let bonus = |left: i32| RUNNER_BASE + RUNNER_STEP * (h - 1 - left);
+        match (ours, theirs) {
+            // The side to move wins ties: it arrives a move earlier.
+            (Some(a), Some(b)) if a <= b => v + bonus(a),
+            (Some(a), None) => v + bonus(a),
+            (_, Some(b)) => v - bonus(b),
+            _ => v,
+        }
+    }
+}
