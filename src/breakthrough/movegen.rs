@@ -1,17 +1,20 @@
-//! Move generation with bitboard shifts, for the course rules: a pawn moves one
-//! square straight forward onto an empty square, or one square diagonally forward
-//! to capture an enemy pawn.
+//! Move generation with bitboard shifts: a pawn moves one square straight forward onto
+//! an empty square, or one square diagonally forward to capture an enemy pawn; in the
+//! standard variant also diagonally forward onto an empty square.
 
 use super::board::{Board, Color, Move, MoveList};
 
-/// The three target sets of the side to move, with the shift that maps each
-/// target back to its origin.
+/// The target sets of the side to move, with the shift that maps each target back to
+/// its origin.
 struct Targets {
     forward: u128,
-    /// Captures towards higher x.
+    /// Diagonal targets towards higher x (captures, and empty squares in the standard
+    /// variant).
     right: u128,
-    /// Captures towards lower x.
+    /// Diagonal targets towards lower x.
     left: u128,
+    /// The enemy pawns: a diagonal target among them is a capture.
+    enemy: u128,
 }
 
 impl Board {
@@ -21,16 +24,19 @@ impl Board {
         let s = g.stride;
         let [white, black] = self.pawns;
         let empty = g.all & !(white | black);
+        let diagonal_empty = empty & g.diagonal_empty;
         match self.side {
             Color::White => Targets {
                 forward: (white << s) & empty,
-                right: ((white & g.not_last_col) << (s + 1)) & black,
-                left: ((white & g.not_first_col) << (s - 1)) & black,
+                right: ((white & g.not_last_col) << (s + 1)) & (black | diagonal_empty),
+                left: ((white & g.not_first_col) << (s - 1)) & (black | diagonal_empty),
+                enemy: black,
             },
             Color::Black => Targets {
                 forward: (black >> s) & empty,
-                right: ((black & g.not_last_col) >> (s - 1)) & white,
-                left: ((black & g.not_first_col) >> (s + 1)) & white,
+                right: ((black & g.not_last_col) >> (s - 1)) & (white | diagonal_empty),
+                left: ((black & g.not_first_col) >> (s + 1)) & (white | diagonal_empty),
+                enemy: white,
             },
         }
     }
@@ -48,9 +54,12 @@ impl Board {
             Color::White => (-s, -(s + 1), -(s - 1)),
             Color::Black => (s, s - 1, s + 1),
         };
-        push_all(list, t.right, right, true);
-        push_all(list, t.left, left, true);
+        push_all(list, t.right & t.enemy, right, true);
+        push_all(list, t.left & t.enemy, left, true);
         push_all(list, t.forward, fwd, false);
+        // Diagonal steps onto empty squares (the standard variant only).
+        push_all(list, t.right & !t.enemy, right, false);
+        push_all(list, t.left & !t.enemy, left, false);
     }
 
     /// The number of legal moves, without listing them (bulk counting for perft).

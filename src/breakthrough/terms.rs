@@ -14,7 +14,7 @@
 use std::fmt;
 
 use super::geometry::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
-use super::{Board, BoardSize, Color, Move, SizeError};
+use super::{Board, BoardSize, Color, Move, SizeError, Variant};
 use crate::sexpr::Sexpr;
 
 /// Why the rules are not the Breakthrough rules this player knows.
@@ -264,9 +264,17 @@ fn why_illegal(board: &Board, from: (u32, u32), to: (u32, u32)) -> String {
             from.0, from.1
         );
     }
+    let rule = match board.variant() {
+        Variant::Course => {
+            "one step forward onto an empty square, or diagonally forward onto an enemy pawn"
+        }
+        Variant::Standard => {
+            "one step forward onto an empty square, or diagonally forward onto an empty \
+             square or an enemy pawn"
+        }
+    };
     format!(
-        "the {side} pawn on ({} {}) cannot go to ({} {}) (one step forward onto an empty \
-         square, or diagonally forward onto an enemy pawn)",
+        "the {side} pawn on ({} {}) cannot go to ({} {}) ({rule})",
         from.0, from.1, to.0, to.1
     )
 }
