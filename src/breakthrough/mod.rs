@@ -7,6 +7,7 @@ pub mod eval;
 mod geometry;
 mod movegen;
 pub mod perft;
+mod recognise;
 pub mod terms;
 mod zobrist;
 
