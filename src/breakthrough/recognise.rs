@@ -398,3 +398,79 @@ fn diagonal_test(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference(path: &str) -> String {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/");
+        std::fs::read_to_string(format!("{dir}{path}")).unwrap()
+    }
+
+    /// The rules of the START message in a captured request.
+    fn start_rules(request: &str) -> Vec<Sexpr> {
+        let start = request.find("( START").unwrap();
+        let end = request[start..]
+            .find('\n')
+            .map_or(request.len(), |e| start + e);
+        let message = Sexpr::parse(&request[start..end]).unwrap();
+        message.as_list().unwrap()[3].as_list().unwrap().to_vec()
+    }
+
+    #[test]
+    fn recognises_the_course_files_like_the_facts_say() {
+        for size in ["3x5", "5x5", "8x8"] {
+            let text = reference(&format!("gdl/breakthrough_{size}.gdl"));
+            let rules = Sexpr::parse_all(&text).unwrap();
+            let t = Terms::recognise(&Gdl::from_sexprs(&rules).unwrap()).unwrap();
+            assert_eq!(t, Terms::from_rules(&rules).unwrap(), "{size}");
+            let upper = Sexpr::parse_all(&text.to_ascii_uppercase()).unwrap();
+            let t = Terms::recognise(&Gdl::from_sexprs(&upper).unwrap()).unwrap();
+            assert_eq!((t.move_symbol.as_str(), t.noop()), ("MOVE", "NOOP"));
+            assert_eq!((t.role(Color::White), t.board.symbol.as_str()), ("WHITE", "CELL"));
+        }
+    }
+
+    #[test]
+    fn recognises_the_scrambled_transcript() {
+        let raw = reference("wire/ggpbase_scrambled_5x5/01.http");
+        let rules = start_rules(&raw);
+        assert!(Terms::from_rules(&rules).is_err());
+        let t = Terms::recognise(&Gdl::from_sexprs(&rules).unwrap()).unwrap();
+        assert_eq!(t.size, BoardSize::new(5, 5).unwrap());
+        assert_eq!(t.variant, Variant::Course);
+        assert_eq!(t.roles, ["deworming".to_owned(), "caprichos".to_owned()]);
+        assert_eq!(t.role_index, [0, 1]);
+        assert_eq!(t.move_symbol, "globalized");
+        assert_eq!(t.noop(), "andalusian");
+        assert_eq!(t.board.symbol, "confiscate");
+        assert_eq!((t.move_args, t.flip_rows), ([0, 1, 2, 3], false));
+    }
+
+    #[test]
+    fn finds_the_variant_of_our_rules_on_every_height() {
+        for size in ["5x4", "2x4", "3x5", "8x8"] {
+            let size: BoardSize = size.parse().unwrap();
+            for variant in [Variant::Course, Variant::Standard] {
+                let text = crate::gdl::breakthrough::breakthrough_rules_variant(size, variant);
+                let t = Terms::recognise(&Gdl::parse(&text).unwrap()).unwrap();
+                assert_eq!((t.size, t.variant), (size, variant));
+            }
+        }
+    }
+
+    #[test]
+    fn other_games_are_not_breakthrough_and_say_why() {
+        let cases = [
+            ("(role a)", "role"),
+            ("(role a) (role b) (init (c 1)) (<= (legal a x) (true (c 1))) (<= (legal b y) (true (c 1)))", "noop"),
+            ("(role a) (role b) (init (c 1)) (<= (legal a (m 1)) (true (c 1))) (<= (legal b y) (true (c 1)))", "four coordinates"),
+            ("(role a) (role b) (init (c 1)) (<= (legal a (m 1 1 1 2)) (true (c 1))) (<= (legal b y) (true (c 1)))", "three arguments"),
+        ];
+        for (text, needle) in cases {
+            let e = Terms::recognise(&Gdl::parse(text).unwrap()).unwrap_err();
+            assert!(e.to_string().contains(needle), "{text}: {e}");
+        }
+    }
+}
