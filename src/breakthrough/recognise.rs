@@ -428,7 +428,10 @@ mod tests {
             let upper = Sexpr::parse_all(&text.to_ascii_uppercase()).unwrap();
             let t = Terms::recognise(&Gdl::from_sexprs(&upper).unwrap()).unwrap();
             assert_eq!((t.move_symbol.as_str(), t.noop()), ("MOVE", "NOOP"));
-            assert_eq!((t.role(Color::White), t.board.symbol.as_str()), ("WHITE", "CELL"));
+            assert_eq!(
+                (t.role(Color::White), t.board.symbol.as_str()),
+                ("WHITE", "CELL")
+            );
         }
     }
 
@@ -464,9 +467,18 @@ mod tests {
     fn other_games_are_not_breakthrough_and_say_why() {
         let cases = [
             ("(role a)", "role"),
-            ("(role a) (role b) (init (c 1)) (<= (legal a x) (true (c 1))) (<= (legal b y) (true (c 1)))", "noop"),
-            ("(role a) (role b) (init (c 1)) (<= (legal a (m 1)) (true (c 1))) (<= (legal b y) (true (c 1)))", "four coordinates"),
-            ("(role a) (role b) (init (c 1)) (<= (legal a (m 1 1 1 2)) (true (c 1))) (<= (legal b y) (true (c 1)))", "three arguments"),
+            (
+                "(role a) (role b) (init (c 1)) (<= (legal a x) (true (c 1))) (<= (legal b y) (true (c 1)))",
+                "noop",
+            ),
+            (
+                "(role a) (role b) (init (c 1)) (<= (legal a (m 1)) (true (c 1))) (<= (legal b y) (true (c 1)))",
+                "four coordinates",
+            ),
+            (
+                "(role a) (role b) (init (c 1)) (<= (legal a (m 1 1 1 2)) (true (c 1))) (<= (legal b y) (true (c 1)))",
+                "three arguments",
+            ),
         ];
         for (text, needle) in cases {
             let e = Terms::recognise(&Gdl::parse(text).unwrap()).unwrap_err();
