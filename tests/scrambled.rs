@@ -169,3 +169,28 @@ fn start_with_recognition_and_verification_is_quick_on_every_size() {
         times.len()
     );
 }
+
+#[test]
+fn a_first_player_starting_on_the_top_rows_is_mapped_upside_down() {
+    // Our rules with the sides' names swapped but white still moving first: white, the
+    // second role, starts on the top rows and moves down.
+    let size: BoardSize = "5x6".parse().unwrap();
+    let text = breakthrough_rules_variant(size, Variant::Course)
+        .replace("white", "WHITE_")
+        .replace("black", "white")
+        .replace("WHITE_", "black")
+        .replace("(init (control black))", "(init (control white))");
+    let rules = Sexpr::parse_all(&text).unwrap();
+    let gdl = Gdl::from_sexprs(&rules).unwrap();
+    let terms = Terms::recognise(&gdl).unwrap();
+    assert_eq!(terms.roles, ["white".to_owned(), "black".to_owned()]);
+    assert_eq!((terms.role_index, terms.flip_rows), ([1, 0], true));
+    verify(&terms, &gdl).unwrap();
+    let s = session(&rules, "white");
+    assert_eq!((s.model_name(), s.color), ("engine", Color::White));
+    // The engine's (1, 2) -> (1, 3) is the rules' (1, 5) -> (1, 4).
+    let mv = s.board.find_move(1, 2, 1, 3).unwrap();
+    assert_eq!(s.reply_text(mv), "(move 1 5 1 4)");
+    let legal = gdl.legal_moves(&gdl.initial_state(), 1);
+    assert!(legal.contains(&gdl.parse_term(&s.reply_text(mv)).unwrap()));
+}

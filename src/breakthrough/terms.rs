@@ -8,8 +8,10 @@
 //! strings (ggp-base does so case-sensitively): [`Terms`] remembers the exact spelling of
 //! `move` and `noop` in the rules received, and [`Terms::move_term`] writes moves with it.
 //!
-//! Rules whose symbols were renamed (ggp-base's "scrambled" GDL) have no `width` fact and
-//! are refused with a [`RulesError`] for now.
+//! Rules whose symbols were renamed (ggp-base's "scrambled" GDL) have no `width` fact:
+//! [`Terms::recognise`] (in `recognise.rs`) finds the same terms, and the roles' order,
+//! the move's argument order, the board fluent and the variant, with the reasoner; the
+//! terms then translate moves both ways in the rules' own symbols.
 
 use std::fmt;
 
@@ -22,8 +24,8 @@ use crate::sexpr::Sexpr;
 pub enum RulesError {
     #[error(
         "the rules have no ({0} N) fact, so the board size is unknown (this player knows Breakthrough \
-         with (width W) and (height H) facts, width {MIN_WIDTH}-{MAX_WIDTH} and height {MIN_HEIGHT}-{MAX_HEIGHT}; \
-         scrambled rules are not supported yet)"
+         with (width W) and (height H) facts, width {MIN_WIDTH}-{MAX_WIDTH} and height {MIN_HEIGHT}-{MAX_HEIGHT}, \
+         or rules the reasoner recognises as Breakthrough)"
     )]
     MissingSize(&'static str),
     #[error(
