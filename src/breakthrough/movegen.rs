@@ -57,9 +57,12 @@ impl Board {
         push_all(list, t.right & t.enemy, right, true);
         push_all(list, t.left & t.enemy, left, true);
         push_all(list, t.forward, fwd, false);
-        // Diagonal steps onto empty squares (the standard variant only).
-        push_all(list, t.right & !t.enemy, right, false);
-        push_all(list, t.left & !t.enemy, left, false);
+        // Diagonal steps onto empty squares: the standard variant only (a branch that is
+        // always predicted, as every position of a match has the same variant).
+        if self.geo.diagonal_empty != 0 {
+            push_all(list, t.right & !t.enemy, right, false);
+            push_all(list, t.left & !t.enemy, left, false);
+        }
     }
 
     /// The number of legal moves, without listing them (bulk counting for perft).

@@ -48,6 +48,8 @@ pub enum RulesError {
     MissingSymbol(&'static str),
     #[error("not Breakthrough as the engine plays it: {0}")]
     NotBreakthrough(String),
+    #[error("{structure}; nor do the course rules' facts say: {facts}")]
+    Unrecognised { structure: String, facts: String },
 }
 
 /// Why a move term is not a legal move of the side to move.

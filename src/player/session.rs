@@ -268,14 +268,20 @@ fn rules_terms(
     let Ok(gdl) = gdl else {
         return Terms::from_rules(rules);
     };
-    match Terms::recognise(gdl) {
+    let started = Instant::now();
+    let recognised = Terms::recognise(gdl);
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    match recognised {
         Ok(terms) => {
-            info!(match_id, terms = %terms, "rules recognised as Breakthrough");
+            info!(match_id, recognise_ms = ms, terms = %terms, "rules recognised as Breakthrough");
             Ok(terms)
         }
         Err(why) => {
-            info!(match_id, reason = %why, "rules not recognised as Breakthrough");
-            Terms::from_rules(rules)
+            info!(match_id, recognise_ms = ms, reason = %why, "rules not recognised as Breakthrough");
+            Terms::from_rules(rules).map_err(|facts| RulesError::Unrecognised {
+                structure: why.to_string(),
+                facts: facts.to_string(),
+            })
         }
     }
 }
