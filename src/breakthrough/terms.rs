@@ -541,7 +541,7 @@ mod tests {
     }
 
     #[test]
-    fn the_scrambled_transcript_is_refused_clearly() {
+    fn the_scrambled_transcript_has_no_size_facts() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../shared/reference/wire/ggpbase_scrambled_5x5/01.http"
