@@ -34,9 +34,10 @@ type Coords = (u32, u32, u32, u32);
 /// A move of the side to move: its coordinates, its term, and the other role's noop.
 type LineMove = (Coords, Term, Term);
 
-/// Whether the engine plays the game `gdl` describes, as far as a check at START can
-/// tell: the same roles (in the same order), the same initial pawns, and the same legal
-/// moves (the other role having only noop), terminal states and goals along
+/// Whether the engine, in `terms`' variant and read through `terms`' mapping (role order,
+/// board fluent, rows, the move's argument order), plays the game `gdl` describes, as far
+/// as a check at START can tell: the same roles, the same initial pawns, and the same
+/// legal moves (the other role having only noop), terminal states and goals along
 /// [`VERIFY_LINES`] random lines of [`VERIFY_PLIES`] plies. `Err` says what differs first.
 pub fn verify(terms: &Terms, gdl: &Gdl) -> Result<(), String> {
     let names: Vec<String> = gdl.roles().iter().map(|r| gdl.display(r)).collect();
