@@ -200,3 +200,43 @@ fn a_first_player_starting_on_the_top_rows_is_mapped_upside_down() {
     let legal = gdl.legal_moves(&gdl.initial_state(), 1);
     assert!(legal.contains(&gdl.parse_term(&s.reply_text(mv)).unwrap()));
 }
+
+/// Our rules with one sentence dropped at a time, scrambled: recognition and the check
+/// never panic, and whatever START makes of them is never the engine playing a game
+/// the reasoner disagrees with.
+#[test]
+fn broken_rules_never_panic_and_never_trust_the_engine_wrongly() {
+    let text = breakthrough_rules_variant("4x5".parse().unwrap(), Variant::Standard);
+    let full = Sexpr::parse_all(&text).unwrap();
+    let mut outcomes = std::collections::BTreeMap::new();
+    for drop in 0..full.len() {
+        let mut rules = full.clone();
+        rules.remove(drop);
+        let (rules, names) = scramble(&rules, drop as u64);
+        let Ok(gdl) = Gdl::from_sexprs(&rules) else {
+            *outcomes.entry("not compiled").or_insert(0) += 1;
+            continue;
+        };
+        let outcome = match Terms::recognise(&gdl) {
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                "not recognised"
+            }
+            Ok(terms) => match verify(&terms, &gdl) {
+                Err(_) => "not verified",
+                Ok(()) => "verified",
+            },
+        };
+        *outcomes.entry(outcome).or_insert(0) += 1;
+        let d = Duration::from_secs(10);
+        if let Some(role) = names.get("white")
+            && let Ok(s) = Session::new("m", role, &rules, d, d, AgentConfig::default())
+            && s.model_name() == "engine"
+        {
+            assert_eq!(outcome, "verified", "dropped {}", full[drop]);
+        }
+    }
+    println!("{outcomes:?}");
+    assert!(outcomes.get("not recognised").is_some_and(|&n| n > 0));
+    assert!(outcomes.get("not verified").is_some_and(|&n| n > 0));
+}
