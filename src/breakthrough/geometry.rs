@@ -138,9 +138,6 @@ pub struct Geometry {
     pub not_last_col: u128,
     /// Goal rows: `goal[0]` = row `height` (white's), `goal[1]` = row 1 (black's).
     pub goal: [u128; 2],
-    /// The empty squares a diagonal step may enter: none in the course variant, every
-    /// square in the standard one (a mask rather than a branch in move generation).
-    pub diagonal_empty: u128,
 }
 
 impl Geometry {
@@ -164,10 +161,6 @@ impl Geometry {
             not_first_col: all & !col(1),
             not_last_col: all & !col(w),
             goal: [row(h), row(1)],
-            diagonal_empty: match variant {
-                Variant::Course => 0,
-                Variant::Standard => all,
-            },
         }
     }
 
@@ -252,9 +245,9 @@ mod tests {
             assert_eq!(g.goal[0].count_ones(), size.width() as u32);
             assert_eq!(g.goal[0], g.row(size.height()));
             assert_eq!(g.goal[1], g.row(1));
-            assert_eq!((g.variant, g.diagonal_empty), (Variant::Course, 0));
+            assert_eq!(g.variant, Variant::Course);
             let s = Geometry::with_variant(size, Variant::Standard);
-            assert_eq!((s.variant, s.diagonal_empty), (Variant::Standard, g.all));
+            assert_eq!((s.variant, s.all), (Variant::Standard, g.all));
             for x in 1..=size.width() as u32 {
                 for y in 1..=size.height() as u32 {
                     let sq = g.square(x, y).unwrap();

@@ -3,6 +3,7 @@
 //! standard variant also diagonally forward onto an empty square.
 
 use super::board::{Board, Color, Move, MoveList};
+use super::geometry::Variant;
 
 /// The target sets of the side to move, with the shift that maps each target back to
 /// its origin.
@@ -18,13 +19,24 @@ struct Targets {
 }
 
 impl Board {
+    /// The targets under this board's variant: one well-predicted branch (every position
+    /// of a match has the same variant), then straight-line code for each variant.
     #[inline(always)]
     fn targets(&self) -> Targets {
+        match self.geo.variant {
+            Variant::Course => self.targets_of::<false>(),
+            Variant::Standard => self.targets_of::<true>(),
+        }
+    }
+
+    /// `STANDARD`: diagonal steps may also enter empty squares.
+    #[inline(always)]
+    fn targets_of<const STANDARD: bool>(&self) -> Targets {
         let g = &self.geo;
         let s = g.stride;
         let [white, black] = self.pawns;
         let empty = g.all & !(white | black);
-        let diagonal_empty = empty & g.diagonal_empty;
+        let diagonal_empty = if STANDARD { empty } else { 0 };
         match self.side {
             Color::White => Targets {
                 forward: (white << s) & empty,
@@ -45,30 +57,52 @@ impl Board {
     /// the game is already won still yields moves: callers check `winner` first.
     #[inline]
     pub fn generate_moves(&self, list: &mut MoveList) {
+        match self.geo.variant {
+            Variant::Course => self.generate_moves_of::<false>(list),
+            Variant::Standard => self.generate_moves_of::<true>(list),
+        }
+    }
+
+    /// [`Board::generate_moves`] for a variant known at compile time (`STANDARD` must
+    /// match the board's), so that loops over many positions branch once, not per call.
+    #[inline(always)]
+    pub(super) fn generate_moves_of<const STANDARD: bool>(&self, list: &mut MoveList) {
         use crate::game::MoveBuffer;
         list.clear();
-        let t = self.targets();
+        let t = self.targets_of::<STANDARD>();
         let s = self.geo.stride as i32;
         // Offsets from target back to origin.
         let (fwd, right, left) = match self.side {
             Color::White => (-s, -(s + 1), -(s - 1)),
             Color::Black => (s, s - 1, s + 1),
         };
-        push_all(list, t.right & t.enemy, right, true);
-        push_all(list, t.left & t.enemy, left, true);
-        push_all(list, t.forward, fwd, false);
-        // Diagonal steps onto empty squares: the standard variant only (a branch that is
-        // always predicted, as every position of a match has the same variant).
-        if self.geo.diagonal_empty != 0 {
+        if STANDARD {
+            push_all(list, t.right & t.enemy, right, true);
+            push_all(list, t.left & t.enemy, left, true);
+            push_all(list, t.forward, fwd, false);
             push_all(list, t.right & !t.enemy, right, false);
             push_all(list, t.left & !t.enemy, left, false);
+        } else {
+            // Every diagonal target is a capture.
+            push_all(list, t.right, right, true);
+            push_all(list, t.left, left, true);
+            push_all(list, t.forward, fwd, false);
         }
     }
 
     /// The number of legal moves, without listing them (bulk counting for perft).
     #[inline]
     pub fn count_moves(&self) -> u32 {
-        let t = self.targets();
+        match self.geo.variant {
+            Variant::Course => self.count_moves_of::<false>(),
+            Variant::Standard => self.count_moves_of::<true>(),
+        }
+    }
+
+    /// [`Board::count_moves`] for a variant known at compile time.
+    #[inline(always)]
+    pub(super) fn count_moves_of<const STANDARD: bool>(&self) -> u32 {
+        let t = self.targets_of::<STANDARD>();
         t.forward.count_ones() + t.right.count_ones() + t.left.count_ones()
     }
 
