@@ -126,6 +126,15 @@ fn role_order_and_argument_order_are_found_from_play() {
     assert_eq!(terms.role_index, [1, 0]);
     assert_eq!(terms.move_args, [1, 0, 3, 2]);
     assert_eq!((terms.board.owner, terms.board.x, terms.board.y), (0, 1, 2));
+    let shown = terms.to_string();
+    assert!(
+        shown.contains(" y1 x1 y2 x2)") && shown.contains(" owner x y)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("(role 2)") && shown.contains("standard"),
+        "{shown}"
+    );
     assert_eq!((terms.size, terms.variant), (size, Variant::Standard));
     verify(&terms, &gdl).unwrap();
     let mut s = session(&rules, &names["white"]);

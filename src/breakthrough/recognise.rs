@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::terms::{BoardFluent, RulesError, Square, Terms};
+use super::terms::{BoardFluent, RulesError, Square, Terms, number};
 use super::{BoardSize, Color, Variant};
 use crate::gdl::{Gdl, State, Term};
 use crate::sexpr::Sexpr;
@@ -206,12 +206,7 @@ fn collect_pawns(
                 return None;
             }
             let side = roles.iter().position(|r| args[owner].is_atom_ci(r))?;
-            let n = |e: &Sexpr| -> Option<u32> {
-                let t = e.as_atom()?;
-                (!t.is_empty() && t.len() <= 3 && t.bytes().all(|c| c.is_ascii_digit()))
-                    .then(|| t.parse().ok())?
-            };
-            Some((side, (n(&args[a])?, n(&args[b])?)))
+            Some((side, (number(&args[a])?, number(&args[b])?)))
         })
         .collect()
 }
@@ -254,15 +249,7 @@ fn move_order(
             )));
         };
         let s = gdl.term_to_sexpr(m);
-        let args: Vec<Option<u32>> = s
-            .args()
-            .unwrap_or_default()
-            .iter()
-            .map(|a| {
-                let t = a.as_atom()?;
-                t.parse().ok()
-            })
-            .collect();
+        let args: Vec<Option<u32>> = s.args().unwrap_or_default().iter().map(number).collect();
         // The rules' coordinates of the two squares (rows as the rules number them).
         let want = [
             Some(from.0),
@@ -449,6 +436,11 @@ mod tests {
         assert_eq!(t.noop(), "andalusian");
         assert_eq!(t.board.symbol, "confiscate");
         assert_eq!((t.move_args, t.flip_rows), ([0, 1, 2, 3], false));
+        assert_eq!(
+            t.to_string(),
+            "5x5 course, white deworming (role 1), black caprichos (role 2), moves \
+             (globalized x1 y1 x2 y2), noop andalusian, pawns (confiscate x y owner)"
+        );
     }
 
     #[test]

@@ -247,7 +247,7 @@ impl Terms {
 }
 
 /// A GDL number: digits only (`+1`, `1.0` or `0x1` are not), at most three of them.
-fn number(e: &Sexpr) -> Option<u32> {
+pub(super) fn number(e: &Sexpr) -> Option<u32> {
     let a = e.as_atom()?;
     if a.is_empty() || a.len() > 3 || !a.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -256,18 +256,36 @@ fn number(e: &Sexpr) -> Option<u32> {
 }
 
 impl fmt::Display for Terms {
+    /// E.g. `5x5 course, white deworming (role 1), black caprichos (role 2), moves
+    /// (globalized x1 y1 x2 y2), noop andalusian, pawns (confiscate x y owner)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut args = ["x1", "y1", "x2", "y2"];
+        for (i, &at) in self.move_args.iter().enumerate() {
+            args[at] = ["x1", "y1", "x2", "y2"][i];
+        }
+        let mut cell = [""; 3];
+        cell[self.board.x] = "x";
+        cell[self.board.y] = "y";
+        cell[self.board.owner] = "owner";
         write!(
             f,
-            "{} {} roles {}/{} moves {} {:?} noop {} board {}",
+            "{} {}, white {} (role {}), black {} (role {}), moves ({} {}), noop {}, pawns ({} {}){}",
             self.size,
             self.variant,
             self.roles[0],
+            self.role_index[0] + 1,
             self.roles[1],
+            self.role_index[1] + 1,
             self.move_symbol,
-            self.move_args,
+            args.join(" "),
             self.noop_symbol,
-            self.board.symbol
+            self.board.symbol,
+            cell.join(" "),
+            if self.flip_rows {
+                ", rows numbered from black's side"
+            } else {
+                ""
+            }
         )
     }
 }
