@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB, EvalKind};
-use ggp_player::breakthrough::{Board, BoardSize, perft::perft};
+use ggp_player::breakthrough::{Board, BoardSize, Variant, perft::perft};
 use ggp_player::gdl::breakthrough_rules;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::server;
@@ -58,6 +58,9 @@ enum Command {
         /// Number of plies (1-20).
         #[arg(value_parser = parse_perft_depth)]
         depth: u32,
+        /// Rules: course (diagonal steps only capture) or standard (also onto empty squares).
+        #[arg(long, default_value_t = Variant::Course)]
+        variant: Variant,
     },
     /// Solve a board from its start position: prove its value (win, draw or loss for white)
     /// and print it with a line that keeps it, the nodes searched and the time.
@@ -172,8 +175,12 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Tournament(args) => run_tournament(args)?,
         Command::Gdl(GdlCommand::Breakthrough { size }) => print!("{}", breakthrough_rules(size)),
         Command::Gdl(GdlCommand::Check { file }) => check_gdl(&file)?,
-        Command::Perft { size, depth } => {
-            let mut board = Board::new(size);
+        Command::Perft {
+            size,
+            depth,
+            variant,
+        } => {
+            let mut board = Board::with_variant(size, variant);
             let start = Instant::now();
             let nodes = perft(&mut board, depth);
             let time = start.elapsed();

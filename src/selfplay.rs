@@ -47,7 +47,7 @@ pub fn run(config: &SelfplayConfig, progress: impl Fn(&Wdl) + Sync) -> Wdl {
                     if i >= openings.len() * 2 {
                         break;
                     }
-                    let first_is_white = i % 2 == 0;
+                    let first_is_white = i.is_multiple_of(2);
                     let score = play(config, &openings[i / 2], first_is_white, &table);
                     let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
                     t.add(score);

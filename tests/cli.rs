@@ -16,6 +16,15 @@ fn perft_prints_the_count() {
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("perft 5x5 depth 4: 1180 nodes"), "{stdout}");
+    let out = run(&["perft", "8x8", "3", "--variant", "standard"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("perft 8x8 depth 3: 11132 nodes"),
+        "{stdout}"
+    );
+    let out = run(&["perft", "8x8", "3", "--variant", "course"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("depth 3: 576 nodes"));
 }
 
 #[test]
@@ -50,6 +59,10 @@ fn bad_sizes_and_depths_are_rejected_with_the_valid_range() {
         (
             &["solve", "8x8", "--time", "0.2"],
             "not solved within 0.2 s",
+        ),
+        (
+            &["perft", "8x8", "3", "--variant", "chess"],
+            "course or standard",
         ),
         (&["frobnicate"], "unrecognized subcommand"),
     ];

@@ -1,7 +1,7 @@
 //! The Breakthrough rules: perft against the reference values, hand-worked
 //! positions, and make/unmake invariants on every board size.
 
-use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList, perft::perft};
+use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList, Variant, perft::perft};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -58,6 +58,130 @@ fn moves_of(board: &Board) -> Vec<(u8, u8, u8, u8)> {
     let mut v: Vec<_> = list.iter().map(|m| board.move_coords(m)).collect();
     v.sort();
     v
+}
+
+/// The standard variant's 8x8 values: the line `8×8: 22, 484, …` after "standard rules".
+fn reference_standard_perft() -> Vec<u64> {
+    let path = reference_dir().join("perft.md");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let after = &text[text
+        .find("standard rules")
+        .expect("the standard rules' values")..];
+    let list = &after[after.find("8×8:").expect("an 8×8 list") + "8×8:".len()..];
+    let list = &list[..list.find('(').expect("the depths in parentheses")];
+    list.split(',')
+        .map(|v| v.split_whitespace().collect::<String>().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn standard_variant_perft_matches_the_reference_to_depth_5() {
+    let values = reference_standard_perft();
+    assert!(values.len() >= 5, "{values:?}");
+    assert_eq!(&values[..5], &[22, 484, 11132, 256036, 6182818]);
+    let size = BoardSize::new(8, 8).unwrap();
+    let mut board = Board::with_variant(size, Variant::Standard);
+    for (i, &expected) in values.iter().take(5).enumerate() {
+        let depth = i as u32 + 1;
+        assert_eq!(
+            perft(&mut board, depth),
+            expected,
+            "standard perft(8x8, {depth})"
+        );
+    }
+    assert_eq!(board, Board::with_variant(size, Variant::Standard));
+    assert_eq!(board.variant(), Variant::Standard);
+    assert_eq!(Board::new(size).variant(), Variant::Course);
+}
+
+#[test]
+fn standard_variant_steps_diagonally_onto_empty_squares_too() {
+    // The course test position below: the standard variant adds the diagonal (2,2)->(3,3).
+    let course = Board::from_diagram(
+        "....
+         ..B.
+         BB..
+         .W..
+         ....",
+        Color::White,
+    )
+    .unwrap();
+    let board = course.clone().into_variant(Variant::Standard);
+    assert_eq!(moves_of(&board), vec![(2, 2, 1, 3), (2, 2, 3, 3)]);
+    let capture = board.find_move(2, 2, 1, 3).unwrap();
+    let quiet = board.find_move(2, 2, 3, 3).unwrap();
+    assert!(capture.is_capture() && !quiet.is_capture());
+    assert_eq!(course.find_move(2, 2, 3, 3), None);
+    // Black: (1,3) down to (1,2), capture (2,2); (2,3) onto the empty (1,2) and (3,2);
+    // (3,4) down to (3,3) and diagonally to (4,3) and (2,3)? (2,3) is black's own.
+    let black = Board::from_parts(
+        *board.geometry(),
+        [board.pawns(Color::White), board.pawns(Color::Black)],
+        Color::Black,
+    );
+    assert_eq!(
+        moves_of(&black),
+        vec![
+            (1, 3, 1, 2),
+            (1, 3, 2, 2),
+            (2, 3, 1, 2),
+            (2, 3, 3, 2),
+            (3, 4, 3, 3),
+            (3, 4, 4, 3)
+        ]
+    );
+    assert_eq!(black.count_moves(), 6);
+    // A quiet diagonal move is made and taken back like any other, and can win.
+    let mut b = board.clone();
+    b.make(quiet);
+    assert_eq!(b.pawns(Color::Black), board.pawns(Color::Black));
+    b.unmake(quiet);
+    assert_eq!(b, board);
+    let near = Board::from_diagram(
+        ".B..
+         W...
+         ....
+         ....
+         ..B.",
+        Color::White,
+    )
+    .unwrap()
+    .into_variant(Variant::Standard);
+    let win = near.find_move(1, 4, 2, 5).unwrap();
+    assert!(win.is_capture() && near.is_winning_move(win));
+    // Squares held by its own side are never targets: the row-2 pawns cannot move.
+    let crowded = Board::from_diagram(
+        "...
+         WWW
+         WWW
+         ...",
+        Color::White,
+    )
+    .unwrap()
+    .into_variant(Variant::Standard);
+    assert_eq!(
+        moves_of(&crowded),
+        vec![
+            (1, 3, 1, 4),
+            (1, 3, 2, 4),
+            (2, 3, 1, 4),
+            (2, 3, 2, 4),
+            (2, 3, 3, 4),
+            (3, 3, 2, 4),
+            (3, 3, 3, 4)
+        ]
+    );
+    let edge = Board::from_diagram(
+        "...
+         ...
+         W..
+         ...",
+        Color::White,
+    )
+    .unwrap()
+    .into_variant(Variant::Standard);
+    assert_eq!(moves_of(&edge), vec![(1, 2, 1, 3), (1, 2, 2, 3)]);
+    assert!(edge.has_moves());
 }
 
 #[test]
@@ -227,8 +351,13 @@ fn start_position_has_one_straight_move_per_column_on_every_size() {
 fn make_unmake_and_incremental_hash_on_random_games_of_every_size() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     for size in BoardSize::all() {
-        for _ in 0..20 {
-            let mut board = Board::new(size);
+        for game in 0..20 {
+            let variant = if game % 2 == 0 {
+                Variant::Course
+            } else {
+                Variant::Standard
+            };
+            let mut board = Board::with_variant(size, variant);
             let mut history = Vec::new();
             while board.winner().is_none() {
                 let mut list = MoveList::default();

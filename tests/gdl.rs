@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList};
-use ggp_player::gdl::breakthrough::file_name;
+use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList, Variant};
+use ggp_player::gdl::breakthrough::{breakthrough_rules_variant, file_name};
 use ggp_player::gdl::{Gdl, State, Term, breakthrough_rules};
 use ggp_player::sexpr::Sexpr;
 use rand::SeedableRng;
@@ -122,7 +122,8 @@ fn engine_moves(board: &Board) -> BTreeSet<(u32, u32, u32, u32)> {
 
 /// Plays `games` random games with the engine choosing moves, checking after every move
 /// that the reasoner agrees with the engine on everything. Returns the number of plies.
-fn agree_with_engine(g: &Gdl, size: BoardSize, games: usize, seed: u64) -> usize {
+fn agree_with_engine(g: &Gdl, board0: Board, games: usize, seed: u64) -> usize {
+    let size = board0.size();
     let roles: Vec<String> = g
         .roles()
         .iter()
@@ -133,10 +134,15 @@ fn agree_with_engine(g: &Gdl, size: BoardSize, games: usize, seed: u64) -> usize
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut plies = 0;
     for game in 0..games {
-        let mut board = Board::new(size);
+        let mut board = board0.clone();
         let mut state = g.initial_state();
         for ply in 0.. {
-            let at = || format!("{size}, game {game}, ply {ply}:\n{board}");
+            let at = || {
+                format!(
+                    "{size} {}, game {game}, ply {ply}:\n{board}",
+                    board.variant()
+                )
+            };
             let s = seen(g, &state, size);
             assert_eq!(
                 s.pawns[0],
@@ -209,7 +215,12 @@ fn agree_with_engine(g: &Gdl, size: BoardSize, games: usize, seed: u64) -> usize
 fn course_files_agree_with_the_engine() {
     for (w, h) in COURSE_FILES {
         let g = compile(&course_file(w, h), &format!("course {w}x{h}"));
-        agree_with_engine(&g, size(w, h), 30, 1000 + w as u64 * 10 + h as u64);
+        agree_with_engine(
+            &g,
+            Board::new(size(w, h)),
+            30,
+            1000 + w as u64 * 10 + h as u64,
+        );
     }
 }
 
@@ -217,7 +228,12 @@ fn course_files_agree_with_the_engine() {
 fn course_kiosk_template_agrees_with_the_engine_below_size_10() {
     for (w, h) in [(2, 4), (4, 9), (9, 4), (3, 7)] {
         let g = compile(&kiosk(size(w, h)), &format!("kiosk {w}x{h}"));
-        agree_with_engine(&g, size(w, h), 15, 2000 + w as u64 * 10 + h as u64);
+        agree_with_engine(
+            &g,
+            Board::new(size(w, h)),
+            15,
+            2000 + w as u64 * 10 + h as u64,
+        );
     }
 }
 
@@ -227,7 +243,18 @@ fn our_rules_agree_with_the_engine_on_every_size() {
         let g = compile(&breakthrough_rules(size), &format!("ours {size}"));
         let area = size.width() as usize * size.height() as usize;
         let games = if area <= 30 { 40 } else { 20 };
-        agree_with_engine(&g, size, games, 3000 + area as u64);
+        agree_with_engine(&g, Board::new(size), games, 3000 + area as u64);
+    }
+}
+
+#[test]
+fn our_standard_rules_agree_with_the_engine_on_every_size() {
+    for size in BoardSize::all() {
+        let text = breakthrough_rules_variant(size, Variant::Standard);
+        let g = compile(&text, &format!("standard {size}"));
+        let board = Board::with_variant(size, Variant::Standard);
+        let area = size.width() as usize * size.height() as usize;
+        agree_with_engine(&g, board, 6, 7000 + area as u64);
     }
 }
 
@@ -238,9 +265,9 @@ fn dresden_upper_case_rules_play_the_same() {
     assert_eq!(g.display(&g.roles()[0]), "WHITE");
     let moves = g.legal_moves(&g.initial_state(), 0);
     assert_eq!(g.display(&moves[0]), "(MOVE 1 2 1 3)");
-    agree_with_engine(&g, size(5, 6), 5, 4);
+    agree_with_engine(&g, Board::new(size(5, 6)), 5, 4);
     let course = compile(&course_file(5, 5).to_uppercase(), "upper-case course 5x5");
-    agree_with_engine(&course, size(5, 5), 5, 5);
+    agree_with_engine(&course, Board::new(size(5, 5)), 5, 5);
 }
 
 fn shown(g: &Gdl, terms: &[Term]) -> Vec<String> {
@@ -446,7 +473,7 @@ fn our_rules_have_no_size_10_defect() {
         assert_eq!(init.cells.len(), 4 * w as usize);
         assert!(init.cells.contains(&(1, 1, Color::White)));
         assert!(init.cells.contains(&(1, h, Color::Black)));
-        agree_with_engine(&g, sz, 10, 20 + w as u64 + h as u64);
+        agree_with_engine(&g, Board::new(sz), 10, 20 + w as u64 + h as u64);
     }
     // Black does win on 10x10 under our rules.
     let g = compile(&breakthrough_rules(size(10, 10)), "ours");

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ggp_player::agent::AgentConfig;
-use ggp_player::breakthrough::{Board, BoardSize, Color, Move, MoveList};
+use ggp_player::breakthrough::{Board, BoardSize, Color, Move, MoveList, Variant};
+use ggp_player::gdl::breakthrough::breakthrough_rules_variant;
 use ggp_player::gdl::{Gdl, Term, breakthrough_rules};
 use ggp_player::player::protocol::Request;
 use ggp_player::player::{Player, PlayerConfig, ServeConfig, server};
@@ -19,7 +20,7 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::common::{init_test_logging, reference_dir};
+use crate::common::{init_test_logging, reference_dir, scramble};
 
 /// Play clock of the test matches.
 const PLAY_CLOCK: Duration = Duration::from_secs(1);
@@ -263,15 +264,32 @@ fn start_message(
     start_clock: u64,
     play_clock: &str,
 ) -> String {
+    start_message_as(
+        dialect,
+        id,
+        role.role_name(),
+        rules,
+        start_clock,
+        play_clock,
+    )
+}
+
+fn start_message_as(
+    dialect: Dialect,
+    id: &str,
+    role: &str,
+    rules: &[Sexpr],
+    start_clock: u64,
+    play_clock: &str,
+) -> String {
     match dialect {
         Dialect::Dresden => format!(
             "(START {id} {} {} {start_clock} {play_clock})",
-            role.role_name().to_ascii_uppercase(),
+            role.to_ascii_uppercase(),
             plain_list(rules).to_ascii_uppercase()
         ),
         Dialect::GgpBase => format!(
-            "( START {id} {} {} {start_clock} {play_clock} )",
-            role.role_name(),
+            "( START {id} {role} {} {start_clock} {play_clock} )",
             spaced_list(rules)
         ),
     }
@@ -529,12 +547,39 @@ fn reasoner_refereed_match(
     dialect: Dialect,
     seed: u64,
 ) -> GdlMatchReport {
+    let names = Spelling {
+        roles: [Color::White, Color::Black].map(|c| c.role_name().to_owned()),
+        move_symbol: dialect.move_symbol().to_owned(),
+        noop: dialect.noop().to_owned(),
+    };
+    refereed_match_spelt(addr, rules, id, ours, &names, dialect, seed)
+}
+
+/// The symbols of a game's roles (`[white, black]`), moves and noop, as a reply spells
+/// them.
+struct Spelling {
+    roles: [String; 2],
+    move_symbol: String,
+    noop: String,
+}
+
+/// [`reasoner_refereed_match`] for rules spelt `names`.
+fn refereed_match_spelt(
+    addr: SocketAddr,
+    rules: &[Sexpr],
+    id: &str,
+    ours: Color,
+    names: &Spelling,
+    dialect: Dialect,
+    seed: u64,
+) -> GdlMatchReport {
     let gdl = Gdl::from_sexprs(rules).unwrap();
-    let us = gdl.role_index(ours.role_name()).unwrap();
+    let role_of = |c: Color| gdl.role_index(&names.roles[c.index()]).unwrap();
+    let us = role_of(ours);
     let reply = post(
         addr,
         dialect,
-        &start_message(dialect, id, ours, rules, 10, "1"),
+        &start_message_as(dialect, id, &names.roles[ours.index()], rules, 10, "1"),
     );
     assert_eq!(reply.ok(), "ready", "{id}");
     assert!(reply.elapsed < Duration::from_secs(1), "{reply:?}");
@@ -545,7 +590,7 @@ fn reasoner_refereed_match(
             Dialect::GgpBase => s,
         }
     };
-    let is_noop = |t: &Term| gdl.term_to_sexpr(t).is_atom_ci("noop");
+    let is_noop = |t: &Term| gdl.term_to_sexpr(t).is_atom_ci(&names.noop);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut state = gdl.initial_state();
     let mut joint: Option<Vec<Sexpr>> = None;
@@ -569,11 +614,11 @@ fn reasoner_refereed_match(
                 if ours_to_move {
                     our_moves += 1;
                     assert!(
-                        text.starts_with(&format!("({} ", dialect.move_symbol())),
+                        text.starts_with(&format!("({} ", names.move_symbol)),
                         "{id} ply {ply}: the reply must spell move as the rules do: {text}"
                     );
                 } else {
-                    assert_eq!(text, dialect.noop(), "{id} ply {ply}");
+                    assert_eq!(text, names.noop, "{id} ply {ply}");
                 }
                 let term = gdl
                     .parse_term(text)
@@ -597,7 +642,7 @@ fn reasoner_refereed_match(
             assert_eq!(reply.ok(), "done");
             let goals = gdl.is_terminal(&state).then(|| {
                 let g = gdl.goals(&state);
-                let of = |c: Color| g[gdl.role_index(c.role_name()).unwrap()].unwrap();
+                let of = |c: Color| g[role_of(c)].unwrap();
                 [of(Color::White), of(Color::Black)]
             });
             return GdlMatchReport {
@@ -671,6 +716,52 @@ fn verified_rules_refereed_by_the_reasoner() {
     ] {
         let report = reasoner_refereed_match(server.addr, &rules, id, ours, Dialect::GgpBase, 5);
         println!("{id}: {report:?}");
+        // The engine's search beats a random mover.
+        let goals = report.goals.unwrap_or_else(|| panic!("{id}: {report:?}"));
+        assert_eq!(goals[ours.index()], 100, "{id}: {report:?}");
+    }
+}
+
+/// Scrambled rules (every symbol renamed) and the standard variant: recognised, played by
+/// the engine, every reply legal in the rules and spelt with their symbols.
+#[test]
+fn scrambled_and_standard_rules_refereed_by_the_reasoner() {
+    let server = TestServer::start(TEST_MARGIN);
+    let course = |size: &str| {
+        let path = reference_dir().join(format!("gdl/breakthrough_{size}.gdl"));
+        Sexpr::parse_all(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let standard = |size: &str| {
+        let text = breakthrough_rules_variant(size.parse().unwrap(), Variant::Standard);
+        Sexpr::parse_all(&text).unwrap()
+    };
+    for (id, rules, ours, scrambled) in [
+        ("scrambled5.w", course("5x5"), Color::White, true),
+        ("scrambled8.b", course("8x8"), Color::Black, true),
+        ("standard6.w", standard("6x6"), Color::White, false),
+        ("standard7x5.b", standard("7x5"), Color::Black, true),
+    ] {
+        let (rules, names) = if scrambled {
+            let (rules, names) = scramble(&rules, 11);
+            let n = |s: &str| names[s].clone();
+            let spelling = Spelling {
+                roles: [n("white"), n("black")],
+                move_symbol: n("move"),
+                noop: n("noop"),
+            };
+            (rules, spelling)
+        } else {
+            let spelling = Spelling {
+                roles: [Color::White, Color::Black].map(|c| c.role_name().to_owned()),
+                move_symbol: "move".to_owned(),
+                noop: "noop".to_owned(),
+            };
+            (rules, spelling)
+        };
+        let report =
+            refereed_match_spelt(server.addr, &rules, id, ours, &names, Dialect::GgpBase, 6);
+        println!("{id}: {report:?}");
+        assert_moved_every_other_ply(&report);
         // The engine's search beats a random mover.
         let goals = report.goals.unwrap_or_else(|| panic!("{id}: {report:?}"));
         assert_eq!(goals[ours.index()], 100, "{id}: {report:?}");
@@ -914,13 +1005,42 @@ fn replays_the_reference_transcripts_byte_for_byte() {
         }
     }
 
-    // Scrambled rules cannot be read yet: a clear refusal, and the match is unknown after.
+    // ggp-base's scrambled rules: recognised; every reply is legal in the reasoner.
     let files = http_files(&wire.join("ggpbase_scrambled_5x5"));
-    let reply = send_raw(addr, &files[0]);
-    assert_eq!(reply.status, 422);
-    assert!(reply.error().contains("(width N)"), "{reply:?}");
-    let reply = send_raw(addr, &files[1]);
-    assert!(reply.error().contains("unknown match"), "{reply:?}");
+    let rules = match Request::parse(&body_of(&files[0])).unwrap() {
+        Request::Start { rules, .. } => rules,
+        other => panic!("not a START: {other:?}"),
+    };
+    let gdl = Gdl::from_sexprs(&rules).unwrap();
+    let mut state = gdl.initial_state();
+    for (i, raw) in files.iter().enumerate() {
+        let request = Request::parse(&body_of(raw)).unwrap();
+        let reply = send_raw(addr, raw);
+        let text = reply.ok().to_owned();
+        assert!(reply.elapsed < Duration::from_secs(2), "#{i}: {reply:?}");
+        match request {
+            Request::Start { .. } => assert_eq!(text, "ready"),
+            Request::Play { moves, .. } => {
+                if let Some(moves) = moves {
+                    let joint: Vec<Term> = moves
+                        .iter()
+                        .map(|m| gdl.term_from_sexpr(m).unwrap())
+                        .collect();
+                    state = gdl.next_state(&state, &joint);
+                }
+                // The transcripts' player is the first role, white.
+                let legal = gdl.legal_moves(&state, 0);
+                let ours = gdl.parse_term(&text).unwrap();
+                assert!(legal.contains(&ours), "#{i}: {text} is illegal");
+                assert!(
+                    text.starts_with("(globalized ") || text == "andalusian",
+                    "{text}"
+                );
+            }
+            Request::Stop { .. } => assert_eq!(text, "done"),
+            other => panic!("scrambled: unexpected {other:?}"),
+        }
+    }
     assert!(info(addr).contains("available"));
 }
 

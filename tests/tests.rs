@@ -5,6 +5,7 @@ mod common;
 mod engine;
 mod gdl;
 mod referee;
+mod scrambled;
 mod search;
 mod server;
 mod tournament;

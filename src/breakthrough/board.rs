@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::geometry::{BoardSize, Geometry};
+use super::geometry::{BoardSize, Geometry, Variant};
 use super::zobrist;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,7 +136,7 @@ impl crate::game::MoveBuffer<Move> for MoveList {
     }
 }
 
-/// A Breakthrough position under the course rules.
+/// A Breakthrough position; its geometry carries the variant.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
     pub(super) geo: Geometry,
@@ -148,8 +148,14 @@ pub struct Board {
 
 impl Board {
     /// The initial position: white on rows 1-2, black on the top two rows, white to move.
+    /// Under the course rules.
     pub fn new(size: BoardSize) -> Board {
-        let geo = Geometry::new(size);
+        Board::with_variant(size, Variant::Course)
+    }
+
+    /// The initial position of `variant`.
+    pub fn with_variant(size: BoardSize, variant: Variant) -> Board {
+        let geo = Geometry::with_variant(size, variant);
         let white = geo.row(1) | geo.row(2);
         let black = geo.row(size.height()) | geo.row(size.height() - 1);
         Board::from_parts(geo, [white, black], Color::White)
@@ -227,6 +233,16 @@ impl Board {
 
     pub fn size(&self) -> BoardSize {
         self.geo.size
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.geo.variant
+    }
+
+    /// The same position under `variant`'s rules.
+    pub fn into_variant(self, variant: Variant) -> Board {
+        let geo = Geometry::with_variant(self.size(), variant);
+        Board::from_parts(geo, self.pawns, self.side)
     }
 
     pub fn side_to_move(&self) -> Color {

@@ -83,10 +83,51 @@ impl fmt::Display for BoardSize {
     }
 }
 
-/// Precomputed masks for one board size.
+/// Which Breakthrough: how a pawn may step diagonally.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// The course's chess-pawn rules: diagonally forward only to capture.
+    #[default]
+    Course,
+    /// The usual rules elsewhere (ggp-base's public repositories, OpenSpiel, Ludii): a
+    /// pawn also steps diagonally forward onto an empty square.
+    Standard,
+}
+
+impl Variant {
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Course => "course",
+            Variant::Standard => "standard",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "course" => Ok(Variant::Course),
+            "standard" => Ok(Variant::Standard),
+            _ => Err(format!(
+                "unknown variant {s:?}: expected course or standard"
+            )),
+        }
+    }
+}
+
+/// Precomputed masks for one board size and variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Geometry {
     pub size: BoardSize,
+    pub variant: Variant,
     /// Distance between vertically adjacent squares (the board width).
     pub stride: u32,
     /// Every square of the board.
@@ -100,7 +141,12 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// The geometry of the course variant.
     pub fn new(size: BoardSize) -> Self {
+        Geometry::with_variant(size, Variant::Course)
+    }
+
+    pub fn with_variant(size: BoardSize, variant: Variant) -> Self {
         let w = size.width as u32;
         let h = size.height as u32;
         let n = w * h;
@@ -109,6 +155,7 @@ impl Geometry {
         let col = |x: u32| (0..h).fold(0u128, |m, r| m | 1u128 << (r * w + x - 1));
         Geometry {
             size,
+            variant,
             stride: w,
             all,
             not_first_col: all & !col(1),
@@ -198,6 +245,9 @@ mod tests {
             assert_eq!(g.goal[0].count_ones(), size.width() as u32);
             assert_eq!(g.goal[0], g.row(size.height()));
             assert_eq!(g.goal[1], g.row(1));
+            assert_eq!(g.variant, Variant::Course);
+            let s = Geometry::with_variant(size, Variant::Standard);
+            assert_eq!((s.variant, s.all), (Variant::Standard, g.all));
             for x in 1..=size.width() as u32 {
                 for y in 1..=size.height() as u32 {
                     let sq = g.square(x, y).unwrap();

@@ -1,16 +1,18 @@
-//! Breakthrough under the course rules (see `shared/RULES.md`): bitboards for every
-//! board from 2x4 to 10x10, move generation, perft and evaluations.
+//! Breakthrough under the course rules (see `shared/RULES.md`) and the standard variant
+//! ([`Variant`]): bitboards for every board from 2x4 to 10x10, move generation, perft and
+//! evaluations.
 
 mod board;
 pub mod eval;
 mod geometry;
 mod movegen;
 pub mod perft;
+mod recognise;
 pub mod terms;
 mod zobrist;
 
 pub use board::{Board, Color, MAX_MOVES, Move, MoveList};
-pub use geometry::{BoardSize, Geometry, SizeError};
+pub use geometry::{BoardSize, Geometry, SizeError, Variant};
 
 use crate::game::{Game, Outcome};
 

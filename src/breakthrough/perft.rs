@@ -5,6 +5,7 @@
 //! move has no legal move) is not extended and adds nothing at `depth`.
 
 use super::board::{Board, MoveList};
+use super::geometry::Variant;
 
 pub fn perft(board: &mut Board, depth: u32) -> u64 {
     if depth == 0 {
@@ -13,15 +14,19 @@ pub fn perft(board: &mut Board, depth: u32) -> u64 {
     if board.winner().is_some() {
         return 0;
     }
-    perft_inner(board, depth)
+    // The variant is chosen once, not at every node.
+    match board.variant() {
+        Variant::Course => perft_inner::<false>(board, depth),
+        Variant::Standard => perft_inner::<true>(board, depth),
+    }
 }
 
-fn perft_inner(board: &mut Board, depth: u32) -> u64 {
+fn perft_inner<const STANDARD: bool>(board: &mut Board, depth: u32) -> u64 {
     if depth == 1 {
-        return board.count_moves() as u64;
+        return board.count_moves_of::<STANDARD>() as u64;
     }
     let mut list = MoveList::default();
-    board.generate_moves(&mut list);
+    board.generate_moves_of::<STANDARD>(&mut list);
     let mut total = 0;
     for m in list.iter() {
         // A winning move ends the game: no continuation of `depth` plies.
@@ -29,7 +34,7 @@ fn perft_inner(board: &mut Board, depth: u32) -> u64 {
             continue;
         }
         board.make(m);
-        total += perft_inner(board, depth - 1);
+        total += perft_inner::<STANDARD>(board, depth - 1);
         board.unmake(m);
     }
     total

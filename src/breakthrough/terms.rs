@@ -8,13 +8,15 @@
 //! strings (ggp-base does so case-sensitively): [`Terms`] remembers the exact spelling of
 //! `move` and `noop` in the rules received, and [`Terms::move_term`] writes moves with it.
 //!
-//! Rules whose symbols were renamed (ggp-base's "scrambled" GDL) have no `width` fact and
-//! are refused with a [`RulesError`] for now.
+//! Rules whose symbols were renamed (ggp-base's "scrambled" GDL) have no `width` fact:
+//! [`Terms::recognise`] (in `recognise.rs`) finds the same terms, and the roles' order,
+//! the move's argument order, the board fluent and the variant, with the reasoner; the
+//! terms then translate moves both ways in the rules' own symbols.
 
 use std::fmt;
 
 use super::geometry::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
-use super::{Board, BoardSize, Color, Move, SizeError};
+use super::{Board, BoardSize, Color, Move, SizeError, Variant};
 use crate::sexpr::Sexpr;
 
 /// Why the rules are not the Breakthrough rules this player knows.
@@ -22,8 +24,8 @@ use crate::sexpr::Sexpr;
 pub enum RulesError {
     #[error(
         "the rules have no ({0} N) fact, so the board size is unknown (this player knows Breakthrough \
-         with (width W) and (height H) facts, width {MIN_WIDTH}-{MAX_WIDTH} and height {MIN_HEIGHT}-{MAX_HEIGHT}; \
-         scrambled rules are not supported yet)"
+         with (width W) and (height H) facts, width {MIN_WIDTH}-{MAX_WIDTH} and height {MIN_HEIGHT}-{MAX_HEIGHT}, \
+         or rules the reasoner recognises as Breakthrough)"
     )]
     MissingSize(&'static str),
     #[error(
@@ -44,6 +46,10 @@ pub enum RulesError {
         "the rules never mention '{0}': these are not the Breakthrough rules this player knows"
     )]
     MissingSymbol(&'static str),
+    #[error("not Breakthrough as the engine plays it: {0}")]
+    NotBreakthrough(String),
+    #[error("{structure}; nor do the course rules' facts say: {facts}")]
+    Unrecognised { structure: String, facts: String },
 }
 
 /// Why a move term is not a legal move of the side to move.
@@ -62,18 +68,44 @@ pub enum MoveError {
 /// The facts of the rules this player needs, with the rules' own spelling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Terms {
-    /// From `(width W)` and `(height H)`.
+    /// From `(width W)` and `(height H)`, or from the initial pawns ([`Terms::recognise`]).
     pub size: BoardSize,
-    /// The two roles as spelt in the rules: `[white, black]` (first `(role …)` fact first).
+    pub variant: Variant,
+    /// The two roles as spelt in the rules: `[white, black]`.
     pub roles: [String; 2],
-    /// How the rules spell `move` (`MOVE` in Dresden's upper-cased text, `move` in ggp-base's).
+    /// The rules' role number of white and of black (joint moves follow the rules' order).
+    pub role_index: [usize; 2],
+    /// How the rules spell `move` (`MOVE` in Dresden's upper-cased text, `move` in ggp-base's,
+    /// a random word in scrambled rules).
     pub move_symbol: String,
     /// How the rules spell `noop`.
     pub noop_symbol: String,
+    /// Where x1, y1, x2 and y2 stand among the move term's four arguments.
+    pub move_args: [usize; 4],
+    /// The fluent that holds the pawns.
+    pub board: BoardFluent,
+    /// Whether the rules' rows run the other way (white starts on the top rows): the
+    /// engine's row is then `height + 1 - y`.
+    pub flip_rows: bool,
 }
 
+/// The ternary fluent of the pawns, such as `(cell x y white)`: its symbol as spelt in
+/// the rules and the positions of its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardFluent {
+    pub symbol: String,
+    pub x: usize,
+    pub y: usize,
+    pub owner: usize,
+}
+
+/// A square in the engine's coordinates.
+pub type Square = (u32, u32);
+
 impl Terms {
-    /// Reads the board size, the roles and the spelling of `move` and `noop` from `rules`.
+    /// Reads the board size, the roles and the spelling of `move` and `noop` from the
+    /// course rules' facts and symbols (for rules the reasoner cannot compile; see
+    /// [`Terms::recognise`] for any spelling).
     pub fn from_rules(rules: &[Sexpr]) -> Result<Terms, RulesError> {
         let size = board_size(rules)?;
         let roles = roles(rules);
@@ -85,10 +117,76 @@ impl Terms {
         let noop_symbol = spelling(rules, "noop").ok_or(RulesError::MissingSymbol("noop"))?;
         Ok(Terms {
             size,
+            variant: Variant::Course,
             roles,
+            role_index: [0, 1],
             move_symbol: move_symbol.to_owned(),
             noop_symbol: noop_symbol.to_owned(),
+            move_args: [0, 1, 2, 3],
+            board: BoardFluent {
+                symbol: spelling(rules, "cell").unwrap_or("cell").to_owned(),
+                x: 0,
+                y: 1,
+                owner: 2,
+            },
+            flip_rows: false,
         })
+    }
+
+    /// The colour of the rules' role number `index`.
+    pub fn color_at(&self, index: usize) -> Option<Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| self.role_index[c.index()] == index)
+    }
+
+    /// The engine's row of the rules' row `y` and back (0 off the board).
+    fn row(&self, y: u32) -> u32 {
+        let h = self.size.height() as u32;
+        match (self.flip_rows, y) {
+            (_, 0) => 0,
+            (true, y) if y <= h => h + 1 - y,
+            (true, _) => 0,
+            (false, y) => y,
+        }
+    }
+
+    /// A pawn of the board fluent `s` in the engine's coordinates: `Ok(None)` if `s` is
+    /// another fluent or holds no pawn (an empty-square marker); `Err` if it is malformed.
+    pub fn pawn(&self, s: &Sexpr) -> Result<Option<(Color, Square)>, String> {
+        let Some([head, args @ ..]) = s.as_list() else {
+            return Ok(None);
+        };
+        if !head.is_atom_ci(&self.board.symbol) {
+            return Ok(None);
+        }
+        let malformed = || format!("the fluent {} is not a square with a pawn", short(s));
+        if args.len() != 3 {
+            return Err(malformed());
+        }
+        let Some(color) = args[self.board.owner]
+            .as_atom()
+            .and_then(|r| self.color_of(r))
+        else {
+            return Ok(None);
+        };
+        match (number(&args[self.board.x]), number(&args[self.board.y])) {
+            (Some(x), Some(y)) => Ok(Some((color, (x, self.row(y))))),
+            _ => Err(malformed()),
+        }
+    }
+
+    /// The engine's `(x1, y1, x2, y2)` of a move term of these rules (any case), whether
+    /// legal or not.
+    pub fn move_coords(&self, term: &Sexpr) -> Option<(u32, u32, u32, u32)> {
+        let [head, args @ ..] = term.as_list()? else {
+            return None;
+        };
+        if args.len() != 4 || !head.is_atom_ci(&self.move_symbol) {
+            return None;
+        }
+        let [a, b, c, d] = self.move_args.map(|i| number(&args[i]));
+        Some((a?, self.row(b?), c?, self.row(d?)))
     }
 
     /// The colour a role plays (compared without case), if it is one of the rules' roles.
@@ -115,28 +213,10 @@ impl Terms {
 
     /// Reads `(move x1 y1 x2 y2)` (any case) as a legal move of the side to move in `board`.
     pub fn parse_move(&self, board: &Board, term: &Sexpr) -> Result<Move, MoveError> {
-        let not_a_move = || MoveError::NotAMove {
+        let (x1, y1, x2, y2) = self.move_coords(term).ok_or_else(|| MoveError::NotAMove {
             term: short(term),
             symbol: self.move_symbol.clone(),
-        };
-        let [head, x1, y1, x2, y2] = term.as_list().ok_or_else(not_a_move)? else {
-            return Err(not_a_move());
-        };
-        if !head.is_atom_ci(&self.move_symbol) {
-            return Err(not_a_move());
-        }
-        let coord = |e: &Sexpr| -> Option<u32> {
-            let a = e.as_atom()?;
-            // Digits only: `+1`, `1.0` or `0x1` are not GDL numbers.
-            if a.is_empty() || a.len() > 3 || !a.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            a.parse().ok()
-        };
-        let (Some(x1), Some(y1), Some(x2), Some(y2)) = (coord(x1), coord(y1), coord(x2), coord(y2))
-        else {
-            return Err(not_a_move());
-        };
+        })?;
         board
             .find_move(x1, y1, x2, y2)
             .ok_or_else(|| MoveError::Illegal {
@@ -146,22 +226,66 @@ impl Terms {
             })
     }
 
-    /// `mv` (a move of `board`'s side to move) as the term `(move x1 y1 x2 y2)`, with the
-    /// rules' spelling of `move`.
+    /// `mv` (a move of `board`'s side to move) as the term `(move x1 y1 x2 y2)`, in the
+    /// rules' spelling and argument order.
     pub fn move_term(&self, board: &Board, mv: Move) -> Sexpr {
         let (x1, y1, x2, y2) = board.move_coords(mv);
+        let coords = [
+            x1 as u32,
+            self.row(y1.into()),
+            x2 as u32,
+            self.row(y2.into()),
+        ];
+        let mut args = [0; 4];
+        for (i, &at) in self.move_args.iter().enumerate() {
+            args[at] = coords[i];
+        }
         let mut items = vec![Sexpr::atom(self.move_symbol.clone())];
-        items.extend([x1, y1, x2, y2].map(|c| Sexpr::atom(c.to_string())));
+        items.extend(args.map(|c| Sexpr::atom(c.to_string())));
         Sexpr::list(items)
     }
 }
 
+/// A GDL number: digits only (`+1`, `1.0` or `0x1` are not), at most three of them.
+pub(super) fn number(e: &Sexpr) -> Option<u32> {
+    let a = e.as_atom()?;
+    if a.is_empty() || a.len() > 3 || !a.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    a.parse().ok()
+}
+
 impl fmt::Display for Terms {
+    /// E.g. `5x5 course, white deworming (role 1), black caprichos (role 2), moves
+    /// (globalized x1 y1 x2 y2), noop andalusian, pawns (confiscate x y owner)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut args = ["x1", "y1", "x2", "y2"];
+        for (i, &at) in self.move_args.iter().enumerate() {
+            args[at] = ["x1", "y1", "x2", "y2"][i];
+        }
+        let mut cell = [""; 3];
+        cell[self.board.x] = "x";
+        cell[self.board.y] = "y";
+        cell[self.board.owner] = "owner";
         write!(
             f,
-            "{} roles {}/{} ({} x1 y1 x2 y2) {}",
-            self.size, self.roles[0], self.roles[1], self.move_symbol, self.noop_symbol
+            "{} {}, white {} (role {}), black {} (role {}), moves ({} {}), noop {}, pawns ({} {}){}",
+            self.size,
+            self.variant,
+            self.roles[0],
+            self.role_index[0] + 1,
+            self.roles[1],
+            self.role_index[1] + 1,
+            self.move_symbol,
+            args.join(" "),
+            self.noop_symbol,
+            self.board.symbol,
+            cell.join(" "),
+            if self.flip_rows {
+                ", rows numbered from black's side"
+            } else {
+                ""
+            }
         )
     }
 }
@@ -264,9 +388,17 @@ fn why_illegal(board: &Board, from: (u32, u32), to: (u32, u32)) -> String {
             from.0, from.1
         );
     }
+    let rule = match board.variant() {
+        Variant::Course => {
+            "one step forward onto an empty square, or diagonally forward onto an enemy pawn"
+        }
+        Variant::Standard => {
+            "one step forward onto an empty square, or diagonally forward onto an empty \
+             square or an enemy pawn"
+        }
+    };
     format!(
-        "the {side} pawn on ({} {}) cannot go to ({} {}) (one step forward onto an empty \
-         square, or diagonally forward onto an enemy pawn)",
+        "the {side} pawn on ({} {}) cannot go to ({} {}) ({rule})",
         from.0, from.1, to.0, to.1
     )
 }
@@ -427,7 +559,7 @@ mod tests {
     }
 
     #[test]
-    fn the_scrambled_transcript_is_refused_clearly() {
+    fn the_scrambled_transcript_has_no_size_facts() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../shared/reference/wire/ggpbase_scrambled_5x5/01.http"

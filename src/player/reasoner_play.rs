@@ -34,20 +34,20 @@ type Coords = (u32, u32, u32, u32);
 /// A move of the side to move: its coordinates, its term, and the other role's noop.
 type LineMove = (Coords, Term, Term);
 
-/// Whether the engine plays the game `gdl` describes, as far as a check at START can
-/// tell: the same roles (in the same order), the same initial pawns, and the same legal
-/// moves (the other role having only noop), terminal states and goals along
+/// Whether the engine, in `terms`' variant and read through `terms`' mapping (role order,
+/// board fluent, rows, the move's argument order), plays the game `gdl` describes, as far
+/// as a check at START can tell: the same roles, the same initial pawns, and the same
+/// legal moves (the other role having only noop), terminal states and goals along
 /// [`VERIFY_LINES`] random lines of [`VERIFY_PLIES`] plies. `Err` says what differs first.
 pub fn verify(terms: &Terms, gdl: &Gdl) -> Result<(), String> {
     let names: Vec<String> = gdl.roles().iter().map(|r| gdl.display(r)).collect();
     let same_roles = names.len() == 2
-        && names
+        && [Color::White, Color::Black]
             .iter()
-            .zip(&terms.roles)
-            .all(|(a, b)| a.eq_ignore_ascii_case(b));
+            .all(|c| names[terms.role_index[c.index()]].eq_ignore_ascii_case(terms.role(*c)));
     if !same_roles {
         return Err(format!(
-            "the reasoner's roles are ({}), the engine's ({} {})",
+            "the reasoner's roles are ({}), the engine's white {} and black {}",
             names.join(" "),
             terms.roles[0],
             terms.roles[1]
@@ -55,7 +55,7 @@ pub fn verify(terms: &Terms, gdl: &Gdl) -> Result<(), String> {
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(VERIFY_SEED);
     for line in 0..VERIFY_LINES {
-        let mut board = Board::new(terms.size);
+        let mut board = Board::with_variant(terms.size, terms.variant);
         let mut state = gdl.initial_state();
         for ply in 0..=VERIFY_PLIES {
             let at = if ply == 0 {
@@ -74,11 +74,8 @@ pub fn verify(terms: &Terms, gdl: &Gdl) -> Result<(), String> {
             let mv = board
                 .find_move(coords.0, coords.1, coords.2, coords.3)
                 .expect("compared with the engine's moves");
-            let mover = board.side_to_move();
-            let joint = match mover {
-                Color::White => [term.clone(), noop.clone()],
-                Color::Black => [noop.clone(), term.clone()],
-            };
+            let mut joint = vec![noop.clone(); 2];
+            joint[terms.role_index[board.side_to_move().index()]] = term.clone();
             board.make(mv);
             state = gdl.next_state(&state, &joint);
         }
@@ -100,21 +97,10 @@ fn compare(
     let mut pawns = [0u128; 2];
     for f in state.fluents() {
         let s = gdl.term_to_sexpr(f);
-        if !s.head_is("cell") {
+        let Some((color, (x, y))) = terms.pawn(&s)? else {
             continue;
-        }
-        let args = s.args().unwrap_or_default();
-        let [x, y, who] = args else {
-            return Err(format!("the fluent {s} is not (cell x y role)"));
         };
-        let Some(color) = who.as_atom().and_then(|r| terms.color_of(r)) else {
-            continue; // e.g. (cell x y b) for an empty cell
-        };
-        let square = match (number(x), number(y)) {
-            (Some(x), Some(y)) => geo.square(x, y),
-            _ => None,
-        };
-        let Some(square) = square else {
+        let Some(square) = geo.square(x, y) else {
             return Err(format!(
                 "the fluent {s} is not a square of the engine's board"
             ));
@@ -141,7 +127,11 @@ fn compare(
     } = gdl.analyse(state);
     if let Some(engine_goals) = board.goals() {
         let goals: Vec<Option<u32>> = goals;
-        let expected: Vec<Option<u32>> = engine_goals.iter().map(|&g| Some(g.into())).collect();
+        // In the rules' role order.
+        let mut expected: Vec<Option<u32>> = vec![None; 2];
+        for c in [Color::White, Color::Black] {
+            expected[terms.role_index[c.index()]] = Some(engine_goals[c.index()].into());
+        }
         if !terminal {
             return Err("the engine's game is over, the rules' is not".to_owned());
         }
@@ -157,7 +147,7 @@ fn compare(
     }
     let mover = board.side_to_move();
     let idle = mover.other();
-    let idle_moves = &legal[idle.index()];
+    let idle_moves = &legal[terms.role_index[idle.index()]];
     let noop = match idle_moves.as_slice() {
         [m] if gdl.term_to_sexpr(m).is_atom_ci(terms.noop()) => m.clone(),
         _ => {
@@ -180,8 +170,8 @@ fn compare(
         .collect();
     let mut moves = Vec::new();
     let mut rules = BTreeSet::new();
-    for m in &legal[mover.index()] {
-        let Some(coords) = move_coords(terms, &gdl.term_to_sexpr(m)) else {
+    for m in &legal[terms.role_index[mover.index()]] {
+        let Some(coords) = terms.move_coords(&gdl.term_to_sexpr(m)) else {
             return Err(format!(
                 "{}'s legal move {} is not ({} x1 y1 x2 y2)",
                 terms.role(mover),
@@ -215,24 +205,6 @@ fn compare(
         ));
     }
     Ok(Some(moves))
-}
-
-fn number(s: &Sexpr) -> Option<u32> {
-    let a = s.as_atom()?;
-    if a.is_empty() || a.len() > 3 || !a.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    a.parse().ok()
-}
-
-fn move_coords(terms: &Terms, s: &Sexpr) -> Option<Coords> {
-    let [head, x1, y1, x2, y2] = s.as_list()? else {
-        return None;
-    };
-    if !head.is_atom_ci(&terms.move_symbol) {
-        return None;
-    }
-    Some((number(x1)?, number(y1)?, number(x2)?, number(y2)?))
 }
 
 fn shown(gdl: &Gdl, moves: &[Term]) -> String {

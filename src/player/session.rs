@@ -15,7 +15,7 @@ use crate::agent::{Agent, AgentConfig};
 use crate::breakthrough::terms::{MoveError, RulesError, Terms};
 use crate::breakthrough::{Board, Color, Move, MoveList};
 use crate::game::Game;
-use crate::gdl::Gdl;
+use crate::gdl::{Gdl, GdlError};
 use crate::sexpr::Sexpr;
 
 /// Whether the session's position follows the match.
@@ -115,7 +115,8 @@ impl Session {
         play_clock: Duration,
         agent: AgentConfig,
     ) -> Result<Session, StartError> {
-        let terms = Terms::from_rules(rules)?;
+        let gdl = Gdl::from_sexprs(rules);
+        let terms = rules_terms(match_id, rules, &gdl)?;
         let color = terms
             .color_of(role)
             .ok_or_else(|| StartError::UnknownRole {
@@ -123,12 +124,12 @@ impl Session {
                 white: terms.roles[0].clone(),
                 black: terms.roles[1].clone(),
             })?;
-        let model = choose_model(match_id, rules, &terms, color, agent.seed);
+        let model = choose_model(match_id, gdl, &terms, color, agent.seed);
         Ok(Session {
             match_id: match_id.to_owned(),
             role: role.to_owned(),
             color,
-            board: Board::new(terms.size),
+            board: Board::with_variant(terms.size, terms.variant),
             model,
             terms: Arc::new(terms),
             start_clock,
@@ -169,12 +170,13 @@ impl Session {
 
     /// The move of the side to move in `moves`, checked: the other role must play noop.
     fn joint_move(&self, moves: &[Sexpr]) -> Result<Move, JointMoveError> {
-        let [white, black] = moves else {
+        if moves.len() != 2 {
             return Err(JointMoveError::WrongCount {
                 expected: 2,
                 got: moves.len(),
             });
-        };
+        }
+        let [white, black] = self.terms.role_index.map(|i| &moves[i]);
         if self.is_over() {
             return Err(JointMoveError::AfterTheEnd);
         }
@@ -261,17 +263,46 @@ impl Session {
     }
 }
 
+/// The terms of the rules: recognised by the reasoner whatever the symbols are called,
+/// else read from the course rules' `(width W)`/`(height H)` facts and symbols (for the
+/// reasoner fallback, or when the reasoner cannot compile the rules).
+fn rules_terms(
+    match_id: &str,
+    rules: &[Sexpr],
+    gdl: &Result<Gdl, GdlError>,
+) -> Result<Terms, RulesError> {
+    let Ok(gdl) = gdl else {
+        return Terms::from_rules(rules);
+    };
+    let started = Instant::now();
+    let recognised = Terms::recognise(gdl);
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    match recognised {
+        Ok(terms) => {
+            info!(match_id, recognise_ms = ms, terms = %terms, "rules recognised as Breakthrough");
+            Ok(terms)
+        }
+        Err(why) => {
+            info!(match_id, recognise_ms = ms, reason = %why, "rules not recognised as Breakthrough");
+            Terms::from_rules(rules).map_err(|facts| RulesError::Unrecognised {
+                structure: why.to_string(),
+                facts: facts.to_string(),
+            })
+        }
+    }
+}
+
 /// The engine if the reasoner confirms that it plays the game of `rules`, else the
 /// reasoner; the engine as well if the reasoner cannot read the rules.
 fn choose_model(
     match_id: &str,
-    rules: &[Sexpr],
+    gdl: Result<Gdl, GdlError>,
     terms: &Terms,
     color: Color,
     seed: Option<u64>,
 ) -> Model {
     let started = Instant::now();
-    let gdl = match Gdl::from_sexprs(rules) {
+    let gdl = match gdl {
         Ok(gdl) => gdl,
         Err(e) => {
             warn!(
@@ -289,7 +320,8 @@ fn choose_model(
             info!(
                 match_id,
                 verify_ms = ms,
-                "rules verified: playing with the bitboard engine"
+                variant = %terms.variant,
+                "the engine agrees with the reasoner on the rules: playing with the bitboard engine"
             );
             Model::Engine
         }
