@@ -3,6 +3,7 @@
 mod cli;
 mod common;
 mod engine;
+mod general;
 mod gdl;
 mod referee;
 mod search;
