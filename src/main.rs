@@ -429,7 +429,11 @@ fn referee_gdl_match(args: MatchArgs, rules: &std::path::Path) -> anyhow::Result
     runtime()?.block_on(async {
         let mut players = Vec::new();
         for spec in &specs {
-            players.push(RunningPlayer::start(spec).await.map_err(anyhow::Error::msg)?);
+            players.push(
+                RunningPlayer::start(spec)
+                    .await
+                    .map_err(anyhow::Error::msg)?,
+            );
         }
         let addrs: Vec<String> = players.iter().map(|p| p.addr.clone()).collect();
         let stamp = std::time::SystemTime::now()
@@ -463,7 +467,10 @@ fn referee_gdl_match(args: MatchArgs, rules: &std::path::Path) -> anyhow::Result
             println!("{:>4}. {m:<40} {:>8.1} ms", i + 1, *us as f64 / 1e3);
         }
         for f in &record.faults {
-            println!("fault: step {} {} {:?}: {}", f.ply, f.role, f.kind, f.detail);
+            println!(
+                "fault: step {} {} {:?}: {}",
+                f.ply, f.role, f.kind, f.detail
+            );
         }
         let goals: Vec<String> = record
             .roles

@@ -93,7 +93,11 @@ fn check(record: &GdlRecord, rules: &[Sexpr]) {
             .iter()
             .map(|m| gdl.term_from_sexpr(m).unwrap())
             .collect();
-        assert!(!gdl.is_terminal(&state), "{}: a move after the end", record.id);
+        assert!(
+            !gdl.is_terminal(&state),
+            "{}: a move after the end",
+            record.id
+        );
         for (role, t) in terms.iter().enumerate() {
             assert!(
                 gdl.legal_moves(&state, role).contains(t),
@@ -160,7 +164,11 @@ async fn the_fallback_plays_breakthrough_by_rules_it_is_sent() {
     ))
     .await;
     check(&record, &course);
-    println!("course 10x10: {:?} in {} steps", record.goals, record.moves.len());
+    println!(
+        "course 10x10: {:?} in {} steps",
+        record.goals,
+        record.moves.len()
+    );
     // Scrambled symbols, the fallback as the second role.
     let scrambled = scrambled_5x5();
     let record = play_gdl_match(&spec(
@@ -171,7 +179,11 @@ async fn the_fallback_plays_breakthrough_by_rules_it_is_sent() {
     ))
     .await;
     check(&record, &scrambled);
-    println!("scrambled 5x5: {:?} in {} steps", record.goals, record.moves.len());
+    println!(
+        "scrambled 5x5: {:?} in {} steps",
+        record.goals,
+        record.moves.len()
+    );
     fallback.stop().await;
     random.stop().await;
 }
@@ -184,7 +196,13 @@ async fn starts_that_cannot_be_played_are_refused_and_the_server_serves_on() {
     let d = Dialect::GgpBase;
     let cases = [
         (
-            d.start("bad1", "xplayer", &Sexpr::parse_all("(init (cell 1))").unwrap(), 5, 1),
+            d.start(
+                "bad1",
+                "xplayer",
+                &Sexpr::parse_all("(init (cell 1))").unwrap(),
+                5,
+                1,
+            ),
             vec!["cannot be played", "no (role"],
         ),
         (
@@ -208,7 +226,9 @@ async fn starts_that_cannot_be_played_are_refused_and_the_server_serves_on() {
         for w in words {
             assert!(reply.body.contains(w), "{:?} lacks {w:?}", reply.body);
         }
-        let info = client::exchange(&server.addr, "(INFO)", wait).await.unwrap();
+        let info = client::exchange(&server.addr, "(INFO)", wait)
+            .await
+            .unwrap();
         assert!(info.body.contains("available"), "{info:?}");
     }
     // And a good START after them is played.

@@ -3,8 +3,8 @@
 mod cli;
 mod common;
 mod engine;
-mod general;
 mod gdl;
+mod general;
 mod referee;
 mod search;
 mod server;

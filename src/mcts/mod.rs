@@ -27,7 +27,7 @@ const EXPLORATION: f64 = 0.5;
 const MAX_PLAYOUT_STEPS: usize = 1_000;
 /// Nodes kept at most; beyond, leaves are no longer expanded (only played out). A new
 /// root that would leave the tree over half full starts a fresh tree.
-const MAX_NODES: usize = 200_000;
+const MAX_NODES: usize = 100_000;
 
 /// One position of the tree.
 struct Node {
@@ -61,6 +61,14 @@ impl Stat {
     }
 }
 
+/// How an iteration valued its leaf.
+enum Leaf {
+    /// A terminal node of the tree: its goals.
+    Terminal,
+    /// A random playout.
+    PlayedOut,
+}
+
 /// What a search found for one role.
 #[derive(Clone, Debug)]
 pub struct Choice {
@@ -69,7 +77,9 @@ pub struct Choice {
     /// Its visits and mean reward (0–1).
     pub visits: u32,
     pub value: f64,
-    /// Playouts of this search.
+    /// Iterations of this search (selection to a leaf, and back up).
+    pub iterations: u64,
+    /// Random playouts among them (the others ended in a terminal node of the tree).
     pub playouts: u64,
     /// Nodes in the tree after it.
     pub nodes: usize,
@@ -98,10 +108,6 @@ impl Mcts {
         }
     }
 
-    pub fn gdl(&self) -> &Arc<Gdl> {
-        &self.gdl
-    }
-
     /// Searches `state` until `deadline` or until `stop` is raised, and returns the best
     /// move of role number `role` found so far (at least one playout's worth if there is
     /// time for one).
@@ -114,17 +120,24 @@ impl Mcts {
     ) -> Choice {
         let started = Instant::now();
         self.set_root(state);
-        let mut playouts = 0;
+        let (mut iterations, mut playouts) = (0, 0);
         while Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
-            if self.iterate(deadline, stop) {
-                playouts += 1;
+            match self.iterate(deadline, stop) {
+                Some(Leaf::Terminal) => iterations += 1,
+                Some(Leaf::PlayedOut) => {
+                    iterations += 1;
+                    playouts += 1;
+                }
+                None => {}
             }
         }
         let root = &self.nodes[self.root];
         let best = root.stats.get(role).and_then(|stats| {
             (0..stats.len()).max_by(|&a, &b| {
                 let (a, b) = (stats[a], stats[b]);
-                (a.visits, a.mean()).partial_cmp(&(b.visits, b.mean())).unwrap_or(std::cmp::Ordering::Equal)
+                (a.visits, a.mean())
+                    .partial_cmp(&(b.visits, b.mean()))
+                    .unwrap_or(std::cmp::Ordering::Equal)
             })
         });
         let (visits, value) = best.map_or((0, 0.0), |i| {
@@ -135,6 +148,7 @@ impl Mcts {
             best: best.map(|i| root.legal[role][i].clone()),
             visits,
             value,
+            iterations,
             playouts,
             nodes: self.nodes.len(),
             elapsed: started.elapsed(),
@@ -149,11 +163,19 @@ impl Mcts {
                 return;
             }
             let children: Vec<usize> = root.children.values().copied().collect();
-            let found = children.iter().copied().find(|&c| self.nodes[c].state == *state).or_else(|| {
-                children.iter().find_map(|&c| {
-                    self.nodes[c].children.values().copied().find(|&g| self.nodes[g].state == *state)
-                })
-            });
+            let found = children
+                .iter()
+                .copied()
+                .find(|&c| self.nodes[c].state == *state)
+                .or_else(|| {
+                    children.iter().find_map(|&c| {
+                        self.nodes[c]
+                            .children
+                            .values()
+                            .copied()
+                            .find(|&g| self.nodes[g].state == *state)
+                    })
+                });
             if let Some(found) = found
                 && self.nodes.len() < MAX_NODES / 2
             {
@@ -173,7 +195,10 @@ impl Mcts {
         let terminal = analysis.terminal || stuck;
         let rewards = rewards(&analysis.goals, None);
         let legal = if terminal { Vec::new() } else { analysis.legal };
-        let stats = legal.iter().map(|m| vec![Stat::default(); m.len()]).collect();
+        let stats = legal
+            .iter()
+            .map(|m| vec![Stat::default(); m.len()])
+            .collect();
         Node {
             state,
             terminal,
@@ -185,14 +210,14 @@ impl Mcts {
         }
     }
 
-    /// One selection, expansion, playout and backup. `false` if the clock ran out first
-    /// (nothing is backed up then).
-    fn iterate(&mut self, deadline: Instant, stop: &AtomicBool) -> bool {
+    /// One selection, expansion, playout and backup; how the leaf was valued. `None` if
+    /// the clock ran out first (nothing is backed up then).
+    fn iterate(&mut self, deadline: Instant, stop: &AtomicBool) -> Option<Leaf> {
         let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut at = self.root;
-        let rewards = loop {
+        let (rewards, leaf) = loop {
             if self.nodes[at].terminal {
-                break self.nodes[at].rewards.clone();
+                break (self.nodes[at].rewards.clone(), Leaf::Terminal);
             }
             let joint = self.select(at);
             if let Some(&child) = self.nodes[at].children.get(&joint) {
@@ -209,14 +234,11 @@ impl Mcts {
                 self.nodes.push(node);
                 self.nodes[at].children.insert(joint, id);
                 if self.nodes[id].terminal {
-                    break self.nodes[id].rewards.clone();
+                    break (self.nodes[id].rewards.clone(), Leaf::Terminal);
                 }
                 path.push((id, Vec::new()));
             }
-            match self.playout(next, deadline, stop) {
-                Some(r) => break r,
-                None => return false,
-            }
+            break (self.playout(next, deadline, stop)?, Leaf::PlayedOut);
         };
         for (node, joint) in path {
             let n = &mut self.nodes[node];
@@ -227,7 +249,7 @@ impl Mcts {
                 s.sum += rewards.get(role).copied().unwrap_or(0.0);
             }
         }
-        true
+        Some(leaf)
     }
 
     /// Every role's UCB choice at `node` (a role with one move plays it).
@@ -254,12 +276,21 @@ impl Mcts {
 
     fn joint_terms(&self, node: usize, joint: &[u32]) -> Vec<Term> {
         let legal = &self.nodes[node].legal;
-        joint.iter().enumerate().map(|(r, &m)| legal[r][m as usize].clone()).collect()
+        joint
+            .iter()
+            .enumerate()
+            .map(|(r, &m)| legal[r][m as usize].clone())
+            .collect()
     }
 
     /// Random play from `state` to the end (or [`MAX_PLAYOUT_STEPS`]); each role's
     /// reward. `None` if the deadline or `stop` came first.
-    fn playout(&mut self, mut state: State, deadline: Instant, stop: &AtomicBool) -> Option<Vec<f64>> {
+    fn playout(
+        &mut self,
+        mut state: State,
+        deadline: Instant,
+        stop: &AtomicBool,
+    ) -> Option<Vec<f64>> {
         for _ in 0..MAX_PLAYOUT_STEPS {
             if Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
                 return None;

@@ -23,7 +23,12 @@ fn after(gdl: &Gdl, moves: &[&[&str]]) -> State {
 
 fn best(tree: &mut Mcts, state: &State, role: usize, ms: u64) -> Choice {
     let stop = AtomicBool::new(false);
-    tree.search(state, role, Instant::now() + Duration::from_millis(ms), &stop)
+    tree.search(
+        state,
+        role,
+        Instant::now() + Duration::from_millis(ms),
+        &stop,
+    )
 }
 
 #[test]
@@ -54,7 +59,7 @@ fn tic_tac_toe_takes_a_win_and_blocks_a_loss() {
     );
     let c = best(&mut tree, &block, 1, 500);
     assert_eq!(gdl.display(&c.best.clone().unwrap()), "(mark 1 3)", "{c:?}");
-    assert!(c.playouts > 100, "{c:?}");
+    assert!(c.iterations > 100, "{c:?}");
 }
 
 #[test]
@@ -100,7 +105,10 @@ fn simultaneous_moves_learn_that_rock_is_dominated() {
             .position(|m| gdl.display(m) == "(play rock)")
             .unwrap();
         let most = stats.iter().map(|s| s.visits).max().unwrap();
-        assert!(stats[rock].visits < most, "rock is visited as much as the best move");
+        assert!(
+            stats[rock].visits < most,
+            "rock is visited as much as the best move"
+        );
     }
 }
 
@@ -142,5 +150,5 @@ fn a_search_stops_at_its_deadline_and_when_stopped() {
     let start = Instant::now();
     let c = tree.search(&gdl.initial_state(), 1, far, &stop);
     assert!(start.elapsed() < Duration::from_millis(100));
-    assert_eq!(c.playouts, 0);
+    assert_eq!(c.iterations, 0);
 }

@@ -59,6 +59,7 @@ pub enum Reply {
 
 /// A search for our move, or one started at START; runs on a blocking thread.
 pub struct Search {
+    gdl: Arc<Gdl>,
     tree: Arc<Mutex<Mcts>>,
     position: State,
     us: usize,
@@ -76,10 +77,12 @@ impl GeneralSession {
         play_clock: Duration,
         agent: AgentConfig,
     ) -> Result<GeneralSession, StartError> {
-        let us = gdl.role_index(role).ok_or_else(|| StartError::UnknownRole {
-            role: role.to_owned(),
-            roles: roles_text(&gdl),
-        })?;
+        let us = gdl
+            .role_index(role)
+            .ok_or_else(|| StartError::UnknownRole {
+                role: role.to_owned(),
+                roles: roles_text(&gdl),
+            })?;
         let gdl = Arc::new(gdl);
         let position = gdl.initial_state();
         let analysis = gdl.analyse(&position);
@@ -186,6 +189,7 @@ impl GeneralSession {
             ([only], _) => Reply::Now(text(only)),
             (moves, None) => Reply::Now(text(moves.choose(&mut self.rng).expect("not empty"))),
             (moves, Some(tree)) => Reply::Search(Search {
+                gdl: self.gdl.clone(),
                 tree: tree.clone(),
                 position: self.position.clone(),
                 us: self.us,
@@ -203,10 +207,16 @@ impl GeneralSession {
         let stop = Arc::new(AtomicBool::new(false));
         self.background = Some(stop.clone());
         Some(Search {
+            gdl: self.gdl.clone(),
             tree,
             position: self.position.clone(),
             us: self.us,
-            legal: self.analysis.legal.get(self.us).cloned().unwrap_or_default(),
+            legal: self
+                .analysis
+                .legal
+                .get(self.us)
+                .cloned()
+                .unwrap_or_default(),
             stop,
         })
     }
@@ -233,10 +243,9 @@ impl Drop for GeneralSession {
 impl Search {
     /// Our first legal move, as reply text: the answer when the search cannot give one.
     pub fn fallback(&self) -> String {
-        let tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
         self.legal
             .first()
-            .map_or_else(|| "noop".to_owned(), |m| tree.gdl().display(m))
+            .map_or_else(|| "noop".to_owned(), |m| self.gdl.display(m))
     }
 
     /// The flag that stops this search.
@@ -251,6 +260,7 @@ impl Search {
         let choice = tree.search(&self.position, self.us, deadline, &self.stop);
         debug!(
             match_id,
+            iterations = choice.iterations,
             playouts = choice.playouts,
             nodes = choice.nodes,
             visits = choice.visits,
@@ -262,7 +272,7 @@ impl Search {
             .best
             .filter(|m| self.legal.contains(m))
             .or_else(|| self.legal.first().cloned());
-        mv.map_or_else(|| "noop".to_owned(), |m| tree.gdl().display(&m))
+        mv.map_or_else(|| "noop".to_owned(), |m| self.gdl.display(&m))
     }
 }
 
@@ -346,8 +356,12 @@ mod tests {
         let mut s = session("lowest_unique.gdl", "blue", random);
         assert!(s.start_search().is_none());
         let mv = now(s.reply());
-        assert!(["(pick 1)", "(pick 2)", "(pick 3)"].contains(&mv.as_str()), "{mv}");
-        s.apply(Some(&moves("((pick 1) (pick 1) (pick 3))"))).unwrap();
+        assert!(
+            ["(pick 1)", "(pick 2)", "(pick 3)"].contains(&mv.as_str()),
+            "{mv}"
+        );
+        s.apply(Some(&moves("((pick 1) (pick 1) (pick 3))")))
+            .unwrap();
         assert!(s.is_over());
         assert_eq!(s.goals(), Some(vec![Some(0), Some(0), Some(100)]));
     }

@@ -72,7 +72,10 @@ impl Match {
 /// What a PLAY on our turn needs once the match table is unlocked.
 enum Pending {
     Engine(OurTurn),
-    General { search: Search, play_clock: Duration },
+    General {
+        search: Search,
+        play_clock: Duration,
+    },
 }
 
 struct OurTurn {

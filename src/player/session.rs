@@ -242,9 +242,8 @@ pub fn open(
         GeneralSession::new(match_id, role, gdl, start_clock, play_clock, agent)
             .map(Opened::General)
     };
-    let engine = || {
-        Session::new(match_id, role, rules, start_clock, play_clock, agent).map(Opened::Engine)
-    };
+    let engine =
+        || Session::new(match_id, role, rules, start_clock, play_clock, agent).map(Opened::Engine);
     let terms = match Terms::from_rules(rules) {
         Ok(terms) => terms,
         Err(not_breakthrough) => {

@@ -219,7 +219,12 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
     }
 
     let goals = board.goals().expect("the loop ends when the game does");
-    stop_all(&spec.addrs, last_joint.as_deref().unwrap_or_default(), clocks).await;
+    stop_all(
+        &spec.addrs,
+        last_joint.as_deref().unwrap_or_default(),
+        clocks,
+    )
+    .await;
     overheads.sort();
     let record = MatchRecord {
         id: spec.id.clone(),

@@ -132,10 +132,11 @@ pub async fn play_gdl_match(spec: &GdlMatchSpec) -> GdlRecord {
                     if legal.len() > 1 {
                         slowest = slowest.max(r.elapsed);
                     }
-                    check_reply(gdl, legal, &r.body).map_err(|(kind, detail)| {
-                        faults.push(fault(step, &roles[i], kind, detail));
-                    })
-                    .ok()
+                    check_reply(gdl, legal, &r.body)
+                        .map_err(|(kind, detail)| {
+                            faults.push(fault(step, &roles[i], kind, detail));
+                        })
+                        .ok()
                 }
             };
             joint.push(chosen.unwrap_or_else(|| legal[0].clone()));
