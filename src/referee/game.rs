@@ -249,9 +249,7 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
         result = %format!("{} {}", goals[0], goals[1]), moves = record.moves.len(),
         faults = record.faults.len(), "match over"
     );
-    for f in &record.faults {
-        warn!(id = %record.id, ply = f.ply, role = %f.role, kind = ?f.kind, detail = %f.detail, "fault");
-    }
+    log_faults(&record.id, &record.faults);
     record
 }
 
@@ -336,6 +334,13 @@ pub(super) async fn stop_all(addrs: &[String], last_joint: &[Sexpr], clocks: Clo
     let stop = clocks.dialect.stop(clocks.id, last_joint);
     let wait = Duration::from_secs(clocks.play_clock) + GRACE;
     let _ = exchange_all(addrs, &stop, wait).await;
+}
+
+/// One warning per fault of a finished match.
+pub(super) fn log_faults(id: &str, faults: &[Fault]) {
+    for f in faults {
+        warn!(id, ply = f.ply, role = %f.role, kind = ?f.kind, detail = %f.detail, "fault");
+    }
 }
 
 pub(super) fn fault(ply: u32, role: &str, kind: FaultKind, detail: String) -> Fault {

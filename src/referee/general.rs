@@ -7,12 +7,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tracing::{info, warn};
+use tracing::info;
 
 use super::dialect::Dialect;
 use super::game::{
-    Clocks, Fault, FaultKind, GRACE, MatchRecord, classify, exchange_all, fault, start_all,
-    stop_all,
+    Clocks, Fault, FaultKind, GRACE, MatchRecord, classify, exchange_all, fault, log_faults,
+    start_all, stop_all,
 };
 use crate::gdl::{Gdl, Term};
 use crate::sexpr::Sexpr;
@@ -171,9 +171,7 @@ pub async fn play_gdl_match(spec: &GdlMatchSpec) -> GdlRecord {
         goals = ?record.goals, steps = record.moves.len(), faults = record.faults.len(),
         "match over"
     );
-    for f in &record.faults {
-        warn!(id = %record.id, ply = f.ply, role = %f.role, kind = ?f.kind, detail = %f.detail, "fault");
-    }
+    log_faults(&record.id, &record.faults);
     record
 }
 
