@@ -44,7 +44,8 @@ pub struct GeneralSession {
     tree: Option<Arc<Mutex<Mcts>>>,
     /// The random agent's generator.
     rng: Xoshiro256PlusPlus,
-    /// Stops a search started at START (see [`GeneralSession::start_search`]).
+    /// Stops the search running in the background (see
+    /// [`GeneralSession::background_search`]).
     background: Option<Arc<AtomicBool>>,
 }
 
@@ -175,8 +176,8 @@ impl GeneralSession {
         Ok(joint)
     }
 
-    /// What to answer the PLAY that brought the position up to date. Stops a search
-    /// started at START.
+    /// What to answer the PLAY that brought the position up to date. Stops the
+    /// background search.
     pub fn reply(&mut self) -> Reply {
         self.stop_background();
         let ours = match (&self.state, self.analysis.terminal) {
@@ -187,7 +188,11 @@ impl GeneralSession {
         match (ours.as_slice(), &self.tree) {
             ([], _) => Reply::Now("noop".to_owned()),
             ([only], _) => Reply::Now(text(only)),
-            (moves, None) => Reply::Now(text(moves.choose(&mut self.rng).expect("not empty"))),
+            (moves, None) => Reply::Now(
+                moves
+                    .choose(&mut self.rng)
+                    .map_or_else(|| "noop".to_owned(), text),
+            ),
             (moves, Some(tree)) => Reply::Search(Search {
                 gdl: self.gdl.clone(),
                 tree: tree.clone(),
@@ -199,10 +204,15 @@ impl GeneralSession {
         }
     }
 
-    /// A search of the initial position to run while the start clock lasts, so that the
-    /// first turn finds a grown tree; stopped by the first PLAY. `None` for the random
-    /// agent.
-    pub fn start_search(&mut self) -> Option<Search> {
+    /// A search of the current position to run in the background while no reply is due
+    /// (the start clock; or the other roles' turns, to ponder), so that our next turn
+    /// finds a grown tree; stopped by the next PLAY, or when the match is dropped. `None`
+    /// for the random agent, or when the game is over or the match broken.
+    pub fn background_search(&mut self) -> Option<Search> {
+        if self.state != MatchState::Active || self.analysis.terminal {
+            return None;
+        }
+        self.stop_background();
         let tree = self.tree.clone()?;
         let stop = Arc::new(AtomicBool::new(false));
         self.background = Some(stop.clone());
@@ -354,7 +364,7 @@ mod tests {
             ..AgentConfig::default()
         };
         let mut s = session("lowest_unique.gdl", "blue", random);
-        assert!(s.start_search().is_none());
+        assert!(s.background_search().is_none());
         let mv = now(s.reply());
         assert!(
             ["(pick 1)", "(pick 2)", "(pick 3)"].contains(&mv.as_str()),
@@ -367,9 +377,9 @@ mod tests {
     }
 
     #[test]
-    fn the_first_play_stops_the_start_search() {
+    fn the_first_play_stops_the_background_search() {
         let mut s = session("rps_well.gdl", "right", AgentConfig::default());
-        let background = s.start_search().unwrap();
+        let background = s.background_search().unwrap();
         let stop = background.stop_flag();
         let far = Instant::now() + Duration::from_secs(60);
         let worker = std::thread::spawn(move || background.run("m", far));

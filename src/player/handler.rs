@@ -187,7 +187,7 @@ impl Player {
                     "match started"
                 );
                 // Grow the tree while the start clock runs (`ready` goes at once).
-                if let Some(search) = game.start_search() {
+                if let Some(search) = game.background_search() {
                     let until = received + self.search_time(start_clock);
                     let id = match_id.clone();
                     tokio::task::spawn_blocking(move || search.run(&id, until));
