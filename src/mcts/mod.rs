@@ -25,9 +25,9 @@ const EXPLORATION: f64 = 0.5;
 /// Steps after which a playout stops and scores the state it reached (games that do not
 /// end, or end only after very long random play).
 const MAX_PLAYOUT_STEPS: usize = 1_000;
-/// Nodes kept at most; beyond, leaves are no longer expanded (only played out). A new
-/// root that would leave the tree over half full starts a fresh tree.
-const MAX_NODES: usize = 100_000;
+/// Nodes kept at most (a node holds a state and its legal moves: about a kilobyte or two
+/// on a 10x10 board); beyond, leaves are no longer expanded, only played out.
+const MAX_NODES: usize = 50_000;
 
 /// One position of the tree.
 struct Node {
@@ -156,7 +156,8 @@ impl Mcts {
     }
 
     /// Makes the node of `state` the root: found among the root's children or
-    /// grandchildren (the usual case between two of our turns), else a fresh tree.
+    /// grandchildren (the usual case between two of our turns), its subtree kept and the
+    /// rest dropped; else a fresh tree.
     fn set_root(&mut self, state: &State) {
         if let Some(root) = self.nodes.get(self.root) {
             if root.state == *state {
@@ -176,16 +177,45 @@ impl Mcts {
                             .find(|&g| self.nodes[g].state == *state)
                     })
                 });
-            if let Some(found) = found
-                && self.nodes.len() < MAX_NODES / 2
-            {
-                self.root = found;
+            if let Some(found) = found {
+                self.keep_subtree(found);
                 return;
             }
         }
         self.nodes.clear();
         let node = self.node(state.clone());
         self.nodes.push(node);
+        self.root = 0;
+    }
+
+    /// Keeps only the subtree of `root`, renumbered from 0 (its root).
+    fn keep_subtree(&mut self, root: usize) {
+        let mut order = vec![root];
+        let mut index = HashMap::from([(root, 0)]);
+        let mut next = 0;
+        while let Some(&n) = order.get(next) {
+            for &c in self.nodes[n].children.values() {
+                index.entry(c).or_insert_with(|| {
+                    order.push(c);
+                    order.len() - 1
+                });
+            }
+            next += 1;
+        }
+        let mut old: Vec<Option<Node>> = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.nodes = order
+            .iter()
+            .filter_map(|&n| old[n].take())
+            .map(|mut node| {
+                for child in node.children.values_mut() {
+                    *child = index[child];
+                }
+                node
+            })
+            .collect();
         self.root = 0;
     }
 

@@ -21,6 +21,22 @@ fn after(gdl: &Gdl, moves: &[&[&str]]) -> State {
     state
 }
 
+impl Mcts {
+    /// Nodes under (and including) the node of `state`, found anywhere in the tree.
+    fn subtree_size(&self, state: &State) -> usize {
+        let Some(top) = self.nodes.iter().position(|n| n.state == *state) else {
+            return 0;
+        };
+        let mut stack = vec![top];
+        let mut count = 0;
+        while let Some(n) = stack.pop() {
+            count += 1;
+            stack.extend(self.nodes[n].children.values().copied());
+        }
+        count
+    }
+}
+
 fn best(tree: &mut Mcts, state: &State, role: usize, ms: u64) -> Choice {
     let stop = AtomicBool::new(false);
     tree.search(
@@ -71,12 +87,23 @@ fn the_tree_is_kept_for_a_position_it_reached() {
     assert!(first.nodes > 10, "{first:?}");
     let later = after(&gdl, &[&["(mark 2 2)", "noop"], &["noop", "(mark 1 1)"]]);
     let before = tree.nodes.len();
-    let root_visits = {
-        tree.set_root(&later);
-        tree.nodes[tree.root].visits
-    };
-    assert_eq!(tree.nodes.len(), before, "the tree was rebuilt");
-    assert!(root_visits > 0);
+    let expected = tree.subtree_size(&later);
+    tree.set_root(&later);
+    let root = &tree.nodes[tree.root];
+    assert_eq!(root.state, later);
+    assert!(root.visits > 0, "the subtree was not kept");
+    assert!(tree.nodes.len() < before, "the rest was not dropped");
+    assert_eq!(tree.nodes.len(), expected);
+    // Every child index is valid and every node but the root is some node's child.
+    let mut children: Vec<usize> = tree
+        .nodes
+        .iter()
+        .flat_map(|n| n.children.values().copied())
+        .collect();
+    children.sort_unstable();
+    assert_eq!(children, (1..tree.nodes.len()).collect::<Vec<_>>());
+    let again = best(&mut tree, &later, 1, 50);
+    assert!(again.best.is_some());
     // A position the tree never reached: a fresh tree.
     let far = after(
         &gdl,
