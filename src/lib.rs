@@ -9,6 +9,7 @@ pub mod bench;
 pub mod breakthrough;
 pub mod game;
 pub mod gdl;
+pub mod mcts;
 pub mod player;
 pub mod referee;
 pub mod search;

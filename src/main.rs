@@ -13,9 +13,10 @@ use ggp_player::player::ServeConfig;
 use ggp_player::player::server;
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::game::{MatchSpec, play_match};
+use ggp_player::referee::general::{GdlMatchSpec, play_gdl_match};
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::stats::{Sprt, format_elo};
-use ggp_player::referee::tournament::{self, Entrant, Format, TournamentConfig};
+use ggp_player::referee::tournament::{self, Entrant, Format, GdlGame, TournamentConfig};
 use ggp_player::sexpr::Sexpr;
 use ggp_player::{bench, search, selfplay};
 use tracing_subscriber::EnvFilter;
@@ -42,8 +43,9 @@ enum Command {
     /// Serve as a GGP player: listen for a game controller's HTTP messages (POST /) and
     /// play every Breakthrough match it starts, several at once if asked.
     Serve(ServeArgs),
-    /// Referee one match between two GGP players over HTTP, as the real controllers do;
-    /// print the moves, the faults and the result.
+    /// Referee one match between GGP players over HTTP, as the real controllers do;
+    /// print the moves, the faults and the result. Breakthrough, or any GDL game with
+    /// --rules.
     Match(MatchArgs),
     /// Play many matches between named players (both colours, several sizes and play
     /// clocks); print a table with score, Elo and 95% interval, and an SPRT verdict.
@@ -471,13 +473,23 @@ fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// The white player: a URL (http://127.0.0.1:4001) or a command that starts one,
-    /// e.g. 'ggp-player serve --agent random' (run on a free port given as --port N).
-    #[arg(long, value_parser = PlayerSpec::parse)]
-    white: PlayerSpec,
-    /// The black player: a URL or a command, as for --white.
-    #[arg(long, value_parser = PlayerSpec::parse)]
-    black: PlayerSpec,
+    /// The white player (the first role's with --rules): a URL (http://127.0.0.1:4001) or
+    /// a command that starts one, e.g. 'ggp-player serve --agent random' (run on a free
+    /// port given as --port N).
+    #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
+    white: Option<PlayerSpec>,
+    /// The black player (the second role's with --rules): a URL or a command, as for
+    /// --white.
+    #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
+    black: Option<PlayerSpec>,
+    /// With --rules: the player of each role, in the rules' role order, as for --white
+    /// (instead of --white and --black; any number of roles).
+    #[arg(long = "player", value_parser = PlayerSpec::parse, requires = "rules", conflicts_with_all = ["white", "black"])]
+    players: Vec<PlayerSpec>,
+    /// Play the game of this GDL (KIF) file instead of Breakthrough: sent in START, every
+    /// move checked by the reasoner, every role's goal recorded (--size is ignored).
+    #[arg(long)]
+    rules: Option<PathBuf>,
     /// Board size WIDTHxHEIGHT, width 2-10, height 4-10.
     #[arg(long, default_value = "8x8")]
     size: BoardSize,
@@ -527,6 +539,10 @@ struct TournamentArgs {
     /// Continue the tournament recorded in --results: play only the games still missing.
     #[arg(long)]
     resume: bool,
+    /// Play the two-player game of this GDL (KIF) file instead of Breakthrough, refereed
+    /// by the reasoner (--sizes is ignored; results are recorded under the file's name).
+    #[arg(long)]
+    rules: Option<PathBuf>,
     /// Stop once a sequential probability ratio test is decided: ELO0,ELO1,ALPHA,BETA
     /// (e.g. 0,50,0.05,0.05; H1 means the first player is stronger by about ELO1).
     #[arg(long)]
@@ -543,12 +559,115 @@ fn rules_for(size: BoardSize) -> Vec<Sexpr> {
     Sexpr::parse_all(&breakthrough_rules(size)).expect("the project's GDL parses")
 }
 
-fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
+/// A GDL file read and compiled: its name (the file's stem), its rules.
+fn gdl_game(path: &std::path::Path) -> anyhow::Result<GdlGame> {
+    use anyhow::Context;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let rules =
+        Sexpr::parse_all(&text).with_context(|| format!("{} is not valid GDL", path.display()))?;
+    let gdl = ggp_player::gdl::Gdl::from_sexprs(&rules)
+        .with_context(|| format!("{} is not valid GDL", path.display()))?;
+    let name = path
+        .file_stem()
+        .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+    Ok(GdlGame {
+        name,
+        rules,
+        gdl: std::sync::Arc::new(gdl),
+    })
+}
+
+/// One match of a GDL game, printed step by step.
+fn referee_gdl_match(args: MatchArgs, rules: &std::path::Path) -> anyhow::Result<()> {
+    let game = gdl_game(rules)?;
+    let specs: Vec<PlayerSpec> = if args.players.is_empty() {
+        args.white.into_iter().chain(args.black).collect()
+    } else {
+        args.players
+    };
+    let roles = game.gdl.roles().len();
+    anyhow::ensure!(
+        specs.len() == roles,
+        "{} has {roles} roles: give one --player per role (or --white and --black for two)",
+        game.name
+    );
     runtime()?.block_on(async {
-        let white = RunningPlayer::start(&args.white)
+        let mut players = Vec::new();
+        for spec in &specs {
+            players.push(
+                RunningPlayer::start(spec)
+                    .await
+                    .map_err(anyhow::Error::msg)?,
+            );
+        }
+        let addrs: Vec<String> = players.iter().map(|p| p.addr.clone()).collect();
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)?
+            .as_millis();
+        let spec = GdlMatchSpec {
+            id: format!("match-{}-{stamp}", game.name),
+            game: game.name.clone(),
+            rules: game.rules.clone(),
+            gdl: game.gdl.clone(),
+            names: addrs.clone(),
+            addrs,
+            start_clock: args.startclock,
+            play_clock: args.playclock,
+            dialect: args.dialect,
+        };
+        println!(
+            "match {} of {}: players {}; start clock {} s, play clock {} s, {:?} dialect",
+            spec.id,
+            spec.game,
+            spec.names.join(" "),
+            spec.start_clock,
+            spec.play_clock,
+            spec.dialect
+        );
+        let record = play_gdl_match(&spec).await;
+        for p in players {
+            p.stop().await;
+        }
+        for (i, (m, us)) in record.moves.iter().zip(&record.move_us).enumerate() {
+            println!("{:>4}. {m:<40} {:>8.1} ms", i + 1, *us as f64 / 1e3);
+        }
+        for f in &record.faults {
+            println!(
+                "fault: step {} {} {:?}: {}",
+                f.ply, f.role, f.kind, f.detail
+            );
+        }
+        let goals: Vec<String> = record
+            .roles
+            .iter()
+            .zip(&record.goals)
+            .map(|(r, g)| format!("{r} {g}"))
+            .collect();
+        println!(
+            "result: {}{} after {} steps in {:.1} s, {} faults",
+            goals.join(", "),
+            if record.finished { "" } else { " (unfinished)" },
+            record.moves.len(),
+            record.duration_ms as f64 / 1e3,
+            record.faults.len()
+        );
+        anyhow::Ok(())
+    })
+}
+
+fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
+    if let Some(rules) = args.rules.clone() {
+        return referee_gdl_match(args, &rules);
+    }
+    let (Some(white), Some(black)) = (&args.white, &args.black) else {
+        anyhow::bail!("give --white and --black (or --rules FILE with a --player per role)");
+    };
+    runtime()?.block_on(async {
+        let white = RunningPlayer::start(white)
             .await
             .map_err(anyhow::Error::msg)?;
-        let black = RunningPlayer::start(&args.black)
+        let black = RunningPlayer::start(black)
             .await
             .map_err(anyhow::Error::msg)?;
         let stamp = std::time::SystemTime::now()
@@ -620,6 +739,7 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
         resume: args.resume,
         sprt: args.sprt,
         progress: true,
+        game: args.rules.as_deref().map(gdl_game).transpose()?,
     };
     let outcome = runtime()?.block_on(tournament::run(&config, rules_for))?;
     let names: Vec<String> = config.entrants.iter().map(|e| e.name.clone()).collect();

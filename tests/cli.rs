@@ -165,3 +165,136 @@ fn match_referees_two_started_players_and_prints_the_result() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("host:port"));
 }
+
+#[test]
+fn match_and_tournament_play_a_gdl_file() {
+    let rules = |file: &str| format!("{}/gdl/{file}", env!("CARGO_MANIFEST_DIR"));
+    let random = |seed: u32| format!("ggp-player serve --agent random --seed {seed}");
+    let (lun, rps) = (rules("lowest_unique.gdl"), rules("rps_well.gdl"));
+    // Three roles, one --player each, in role order.
+    let out = run(&[
+        "match",
+        "--rules",
+        &lun,
+        "--player",
+        &random(1),
+        "--player",
+        &random(2),
+        "--player",
+        &random(3),
+        "--startclock",
+        "1",
+        "--playclock",
+        "1",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("   1. ((pick "), "{stdout}");
+    let result = stdout
+        .lines()
+        .find(|l| l.starts_with("result: red "))
+        .expect("a result");
+    assert!(
+        result.contains(", green ") && result.ends_with(" 0 faults"),
+        "{result}"
+    );
+
+    // Two roles: --white and --black; a tournament records the game under its name.
+    let out = run(&[
+        "match",
+        "--rules",
+        &rps,
+        "--white",
+        &random(4),
+        "--black",
+        &random(5),
+        "--playclock",
+        "1",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("after 3 steps"));
+    let results = std::env::temp_dir().join(format!("ggp-cli-rps-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&results);
+    let out = run(&[
+        "tournament",
+        "--rules",
+        &rps,
+        "--player",
+        &format!("a={}", random(6)),
+        "--player",
+        &format!("b={}", random(7)),
+        "--games",
+        "2",
+        "--playclocks",
+        "1",
+        "--startclock",
+        "1",
+        "--results",
+        results.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("a ") && l.contains(" 2 ")),
+        "{stdout}"
+    );
+    let saved = std::fs::read_to_string(&results).unwrap();
+    assert_eq!(saved.lines().count(), 2);
+    assert!(
+        saved.lines().all(|l| l.contains(r#""size":"rps_well""#)),
+        "{saved}"
+    );
+    let _ = std::fs::remove_file(&results);
+
+    // Wrong numbers of players, and a file that is not GDL.
+    for (args, needle) in [
+        (
+            vec!["match", "--rules", &lun, "--white", "x:1", "--black", "y:1"],
+            "3 roles",
+        ),
+        (
+            vec![
+                "tournament",
+                "--rules",
+                &lun,
+                "--player",
+                "a=x:1",
+                "--player",
+                "b=y:1",
+            ],
+            "3 roles",
+        ),
+        (
+            vec![
+                "match",
+                "--rules",
+                "Cargo.toml",
+                "--white",
+                "x:1",
+                "--black",
+                "y:1",
+            ],
+            "not valid GDL",
+        ),
+    ] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

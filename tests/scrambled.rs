@@ -10,7 +10,7 @@ use ggp_player::breakthrough::{Board, BoardSize, Color, Variant};
 use ggp_player::gdl::Gdl;
 use ggp_player::gdl::breakthrough::breakthrough_rules_variant;
 use ggp_player::player::reasoner_play::verify;
-use ggp_player::player::session::Session;
+use ggp_player::player::session::{Opened, Session, StartError, open};
 use ggp_player::sexpr::Sexpr;
 
 use crate::common::{reference_dir, scramble};
@@ -30,10 +30,25 @@ fn kiosk(size: BoardSize) -> Vec<Sexpr> {
     Sexpr::parse_all(&format!("(width {w}) (height {h}) {template}")).unwrap()
 }
 
-fn session(rules: &[Sexpr], role: &str) -> Session {
+fn opened(rules: &[Sexpr], role: &str) -> Result<Opened, StartError> {
     let d = Duration::from_secs(10);
-    Session::new("m", role, rules, d, d, AgentConfig::default())
-        .unwrap_or_else(|e| panic!("{role}: {e}"))
+    open("m", role, rules, d, d, AgentConfig::default())
+}
+
+/// What START makes of the rules: `"engine"` or `"reasoner"`.
+fn model(rules: &[Sexpr], role: &str) -> &'static str {
+    match opened(rules, role).unwrap_or_else(|e| panic!("{role}: {e}")) {
+        Opened::Engine(_) => "engine",
+        Opened::General(_) => "reasoner",
+    }
+}
+
+/// The match START opens, which must be played by the engine.
+fn session(rules: &[Sexpr], role: &str) -> Session {
+    match opened(rules, role).unwrap_or_else(|e| panic!("{role}: {e}")) {
+        Opened::Engine(s) => s,
+        Opened::General(_) => panic!("{role}: played by the reasoner, not the engine"),
+    }
 }
 
 #[test]
@@ -53,18 +68,14 @@ fn scrambled_course_files_are_recognised_verified_and_answered_in_their_symbols(
         verify(&terms, &gdl).unwrap_or_else(|e| panic!("{size}: {e}"));
 
         let s = session(&rules, &name("white"));
-        assert_eq!(
-            (s.model_name(), s.color),
-            ("engine", Color::White),
-            "{size}"
-        );
+        assert_eq!(s.color, Color::White, "{size}");
         let mv = s.board.find_move(1, 2, 1, 3).unwrap();
         assert_eq!(s.reply_text(mv), format!("({} 1 2 1 3)", name("move")));
         // The reply is one of the reasoner's legal moves.
         let legal = gdl.legal_moves(&gdl.initial_state(), 0);
         assert!(legal.contains(&gdl.parse_term(&s.reply_text(mv)).unwrap()));
         let s = session(&rules, &name("black").to_ascii_uppercase());
-        assert_eq!((s.model_name(), s.color), ("engine", Color::Black));
+        assert_eq!(s.color, Color::Black);
     }
 }
 
@@ -76,7 +87,6 @@ fn our_rules_of_both_variants_are_recognised_scrambled_on_every_size() {
             let (rules, names) = scramble(&Sexpr::parse_all(&text).unwrap(), i as u64);
             let s = session(&rules, &names["black"]);
             let what = format!("{size} {variant}");
-            assert_eq!(s.model_name(), "engine", "{what}");
             assert_eq!((s.terms.size, s.terms.variant), (size, variant), "{what}");
             assert_eq!(s.board, Board::with_variant(size, variant), "{what}");
             assert_eq!(s.terms.move_symbol, names["move"], "{what}");
@@ -89,19 +99,15 @@ fn the_course_size_10_defect_goes_to_the_fallback_even_scrambled() {
     for size in ["10x10", "10x6", "6x10"] {
         let size: BoardSize = size.parse().unwrap();
         let plain = kiosk(size);
-        assert_eq!(session(&plain, "white").model_name(), "reasoner", "{size}");
+        assert_eq!(model(&plain, "white"), "reasoner", "{size}");
         let (rules, names) = scramble(&plain, 9);
         let gdl = Gdl::from_sexprs(&rules).unwrap();
         if let Ok(terms) = Terms::recognise(&gdl) {
             let e = verify(&terms, &gdl).unwrap_err();
             assert!(!e.is_empty(), "{size}");
         }
-        // Scrambled and unrecognised or unverified: not the engine (without the size
-        // facts the present fallback cannot start; the reasoner-only player can).
-        let d = Duration::from_secs(10);
-        if let Ok(s) = Session::new("m", &names["white"], &rules, d, d, AgentConfig::default()) {
-            assert_ne!(s.model_name(), "engine", "{size}");
-        }
+        // Scrambled and unrecognised or unverified: played by the reasoner.
+        assert_eq!(model(&rules, &names["white"]), "reasoner", "{size}");
     }
 }
 
@@ -138,7 +144,6 @@ fn role_order_and_argument_order_are_found_from_play() {
     assert_eq!((terms.size, terms.variant), (size, Variant::Standard));
     verify(&terms, &gdl).unwrap();
     let mut s = session(&rules, &names["white"]);
-    assert_eq!(s.model_name(), "engine");
     // The standard variant's diagonal step from (1, 2) to the empty (2, 3).
     let mv = s.board.find_move(1, 2, 2, 3).unwrap();
     let reply = s.reply_text(mv);
@@ -163,9 +168,8 @@ fn start_with_recognition_and_verification_is_quick_on_every_size() {
         let (scrambled, names) = scramble(&course, i as u64);
         for (rules, role) in [(&course, "white"), (&scrambled, names["white"].as_str())] {
             let started = Instant::now();
-            let s = session(rules, role);
+            session(rules, role);
             let took = started.elapsed();
-            assert_eq!(s.model_name(), "engine", "{size}");
             assert!(took < Duration::from_secs(5), "{size}: {took:?}");
             times.push((took, size));
         }
@@ -202,7 +206,7 @@ fn a_first_player_starting_on_the_top_rows_is_mapped_upside_down() {
     assert_eq!((terms.role_index, terms.flip_rows), ([1, 0], true));
     verify(&terms, &gdl).unwrap();
     let s = session(&rules, "white");
-    assert_eq!((s.model_name(), s.color), ("engine", Color::White));
+    assert_eq!(s.color, Color::White);
     // The engine's (1, 2) -> (1, 3) is the rules' (1, 5) -> (1, 4).
     let mv = s.board.find_move(1, 2, 1, 3).unwrap();
     assert_eq!(s.reply_text(mv), "(move 1 5 1 4)");
@@ -237,10 +241,8 @@ fn broken_rules_never_panic_and_never_trust_the_engine_wrongly() {
             },
         };
         *outcomes.entry(outcome).or_insert(0) += 1;
-        let d = Duration::from_secs(10);
         if let Some(role) = names.get("white")
-            && let Ok(s) = Session::new("m", role, &rules, d, d, AgentConfig::default())
-            && s.model_name() == "engine"
+            && let Ok(Opened::Engine(_)) = opened(&rules, role)
         {
             assert_eq!(outcome, "verified", "dropped {}", full[drop]);
         }

@@ -861,17 +861,10 @@ fn malformed_requests_get_clear_errors_and_the_server_keeps_serving() {
     let server = TestServer::start(TEST_MARGIN);
     let addr = server.addr;
     let rules = course_rules("5x5".parse().unwrap());
-    let without =
-        |drop: &str| -> Vec<Sexpr> { rules.iter().filter(|r| !r.head_is(drop)).cloned().collect() };
-    let with_size = |w: u32, h: u32| -> Vec<Sexpr> {
-        let mut r = without("width");
-        r.retain(|r| !r.head_is("height"));
-        r.push(Sexpr::parse(&format!("(width {w})")).unwrap());
-        r.push(Sexpr::parse(&format!("(height {h})")).unwrap());
-        r
+    let start_with = |rules: &str| {
+        let rules = Sexpr::parse_all(rules).unwrap();
+        start_message(Dialect::GgpBase, "bad", Color::White, &rules, 10, "1")
     };
-    let start_with =
-        |rules: &[Sexpr]| start_message(Dialect::GgpBase, "bad", Color::White, rules, 10, "1");
     // (body, status, words the message must contain)
     let cases: Vec<(String, u16, Vec<&str>)> = vec![
         ("garbage".into(), 400, vec!["malformed"]),
@@ -886,19 +879,22 @@ fn malformed_requests_get_clear_errors_and_the_server_keeps_serving() {
         ),
         ("(STOP nosuch NIL)".into(), 404, vec!["unknown match"]),
         ("(ABORT nosuch)".into(), 404, vec!["unknown match"]),
+        // Rules that are not Breakthrough are played by the reasoner, unless it cannot.
         (
-            start_with(&with_size(11, 5)),
+            start_with("(init (cell 1)) (<= terminal (true (cell 1)))"),
             422,
-            vec!["2-10", "4-10", "11x5"],
+            vec!["cannot be played", "no (role"],
         ),
-        (start_with(&with_size(5, 3)), 422, vec!["2-10", "4-10"]),
-        (start_with(&with_size(1, 11)), 422, vec!["2-10", "4-10"]),
         (
-            start_with(&without("width")),
+            start_with("(role white) (<= (legal white ?m) (true (cell 1)))"),
             422,
-            vec!["width", "2-10", "4-10"],
+            vec!["cannot be played", "?m", "unsafe"],
         ),
-        (start_with(&without("height")), 422, vec!["height"]),
+        (
+            start_with("(role white) (<= (p ?x) (not (p ?x)) (q ?x)) (q 1)"),
+            422,
+            vec!["cannot be played", "stratified"],
+        ),
         (
             start_message(Dialect::Dresden, "bad", Color::White, &rules, 10, "1")
                 .replacen(" WHITE ", " RED ", 1),

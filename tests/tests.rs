@@ -4,6 +4,7 @@ mod cli;
 mod common;
 mod engine;
 mod gdl;
+mod general;
 mod referee;
 mod scrambled;
 mod search;

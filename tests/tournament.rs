@@ -34,6 +34,7 @@ fn config(results: PathBuf, games: u32) -> TournamentConfig {
         resume: false,
         sprt: None,
         progress: false,
+        game: None,
     }
 }
 

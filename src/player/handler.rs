@@ -1,7 +1,7 @@
 //! The player proper: the matches it is playing and what it answers to each message.
 //! No HTTP here (that is [`super::server`]), and no search details beyond handing a
 //! position and a deadline to the [`SearchService`] (or, in a match played by the
-//! reasoner, to [`ReasonerTurn::choose`] on a blocking thread).
+//! reasoner, to a [`Search`] of its tree on a blocking thread).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 
 use tracing::{error, info, warn};
 
+use super::general::{GeneralSession, Reply, Search};
 use super::protocol::Request;
-use super::reasoner_play::ReasonerTurn;
 use super::service::{self, SearchService};
-use super::session::{MatchState, Session, StartError, Turn, quick_move};
+use super::session::{self, MatchState, Opened, Session, StartError, Turn, quick_move};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::breakthrough::terms::Terms;
 use crate::breakthrough::{Board, MoveList};
@@ -53,19 +53,33 @@ pub enum PlayerError {
 
 pub struct Player {
     config: PlayerConfig,
-    matches: Mutex<HashMap<String, Session>>,
+    matches: Mutex<HashMap<String, Match>>,
     search: SearchService,
     /// The ponder search of each match that has one; dropping it stops it.
     ponders: Mutex<HashMap<String, service::Pending>>,
 }
 
+/// A match in progress: Breakthrough played by the engine, or any game by the reasoner.
+enum Match {
+    Engine(Session),
+    General(GeneralSession),
+}
+
+impl Match {
+    fn last_seen(&self) -> Instant {
+        match self {
+            Match::Engine(s) => s.last_seen,
+            Match::General(g) => g.last_seen,
+        }
+    }
+}
+
 /// What a PLAY on our turn needs once the match table is unlocked.
 enum Pending {
     Engine(OurTurn),
-    Reasoner {
-        job: ReasonerTurn,
+    General {
+        search: Search,
         play_clock: Duration,
-        noop: String,
     },
 }
 
@@ -157,7 +171,7 @@ impl Player {
         }
     }
 
-    fn matches(&self) -> MutexGuard<'_, HashMap<String, Session>> {
+    fn matches(&self) -> MutexGuard<'_, HashMap<String, Match>> {
         // A panic elsewhere while holding the lock leaves the table usable.
         self.matches.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -171,7 +185,7 @@ impl Player {
         play_clock: Duration,
         received: Instant,
     ) -> Result<String, PlayerError> {
-        let mut session = Session::new(
+        let opened = session::open(
             &match_id,
             role,
             rules,
@@ -183,20 +197,49 @@ impl Player {
             match_id: match_id.clone(),
             source,
         })?;
-        session.last_seen = received;
         let budget = self.search_time(play_clock);
-        info!(
-            match_id,
-            role,
-            color = %session.color,
-            size = %session.terms.size,
-            model = session.model_name(),
-            start_clock_s = start_clock.as_secs_f64(),
-            play_clock_s = play_clock.as_secs_f64(),
-            search_ms = budget.as_millis() as u64,
-            agent = %self.config.agent,
-            "match started"
-        );
+        let entry = match opened {
+            Opened::Engine(mut session) => {
+                session.last_seen = received;
+                info!(
+                    match_id,
+                    role,
+                    color = %session.color,
+                    size = %session.terms.size,
+                    model = "engine",
+                    start_clock_s = start_clock.as_secs_f64(),
+                    play_clock_s = play_clock.as_secs_f64(),
+                    search_ms = budget.as_millis() as u64,
+                    agent = %self.config.agent,
+                    "match started"
+                );
+                // Prepare during the start clock (and the first move's wait): the table
+                // is warm when the first PLAY comes.
+                self.start_pondering(&session, received + start_clock + play_clock);
+                Match::Engine(session)
+            }
+            Opened::General(mut game) => {
+                game.last_seen = received;
+                info!(
+                    match_id,
+                    role,
+                    roles = game.roles(),
+                    model = "reasoner",
+                    start_clock_s = start_clock.as_secs_f64(),
+                    play_clock_s = play_clock.as_secs_f64(),
+                    search_ms = budget.as_millis() as u64,
+                    agent = %self.config.agent,
+                    "match started"
+                );
+                // Grow the tree while the start clock runs (`ready` goes at once).
+                if let Some(search) = game.background_search() {
+                    let until = received + self.search_time(start_clock);
+                    let id = match_id.clone();
+                    tokio::task::spawn_blocking(move || search.run(&id, until));
+                }
+                Match::General(game)
+            }
+        };
         if play_clock.saturating_sub(self.config.margin) < play_clock / 10 {
             warn!(
                 match_id,
@@ -205,11 +248,8 @@ impl Player {
                 budget.as_millis()
             );
         }
-        // Prepare during the start clock (and the first move's wait): the table is warm
-        // when the first PLAY comes.
-        self.start_pondering(&session, received + start_clock + play_clock);
         let mut matches = self.matches();
-        if matches.insert(match_id.clone(), session).is_some() {
+        if matches.insert(match_id.clone(), entry).is_some() {
             info!(
                 match_id,
                 "a new START for a known match id: the old match is dropped"
@@ -218,7 +258,7 @@ impl Player {
             let oldest = matches
                 .iter()
                 .filter(|(id, _)| **id != match_id)
-                .min_by_key(|(_, s)| s.last_seen)
+                .min_by_key(|(_, s)| s.last_seen())
                 .map(|(id, _)| id.clone());
             if let Some(oldest) = oldest {
                 matches.remove(&oldest);
@@ -245,11 +285,23 @@ impl Player {
         moves: Option<Vec<Sexpr>>,
         received: Instant,
     ) -> Result<String, PlayerError> {
-        let turn = {
+        let turn = 'turn: {
             let mut matches = self.matches();
-            let s = matches
-                .get_mut(match_id)
-                .ok_or_else(|| PlayerError::UnknownMatch(match_id.to_owned()))?;
+            let s = match matches.get_mut(match_id) {
+                None => return Err(PlayerError::UnknownMatch(match_id.to_owned())),
+                Some(Match::General(game)) => {
+                    match general_turn(game, moves.as_deref(), received) {
+                        Reply::Now(text) => return Ok(text),
+                        Reply::Search(search) => {
+                            break 'turn Pending::General {
+                                search,
+                                play_clock: game.play_clock,
+                            };
+                        }
+                    }
+                }
+                Some(Match::Engine(s)) => s,
+            };
             s.last_seen = received;
             if moves.is_none() && s.plies > 0 {
                 warn!(
@@ -268,19 +320,12 @@ impl Player {
                 );
             }
             match s.turn() {
-                Turn::Ours => match s.reasoner_turn() {
-                    Some(job) => Pending::Reasoner {
-                        job,
-                        play_clock: s.play_clock,
-                        noop: s.terms.noop().to_owned(),
-                    },
-                    None => Pending::Engine(OurTurn {
-                        board: s.board.clone(),
-                        agent: s.agent.clone(),
-                        terms: s.terms.clone(),
-                        play_clock: s.play_clock,
-                    }),
-                },
+                Turn::Ours => Pending::Engine(OurTurn {
+                    board: s.board.clone(),
+                    agent: s.agent.clone(),
+                    terms: s.terms.clone(),
+                    play_clock: s.play_clock,
+                }),
                 Turn::Theirs => {
                     // The opponent's turn: think on its time (a little past its clock).
                     self.start_pondering(s, received + s.play_clock + Duration::from_secs(1));
@@ -304,25 +349,16 @@ impl Player {
 
         let turn = match turn {
             Pending::Engine(turn) => turn,
-            Pending::Reasoner {
-                job,
-                play_clock,
-                noop,
-            } => {
+            Pending::General { search, play_clock } => {
                 let deadline = received + self.search_time(play_clock);
-                return Ok(reasoner_move(match_id, job, deadline)
-                    .await
-                    // Unreachable: `Turn::Ours` means a move other than noop exists.
-                    .unwrap_or(noop));
+                let give_up_at = self.give_up_at(received, deadline, play_clock);
+                return Ok(general_move(match_id, search, deadline, give_up_at).await);
             }
         };
         let board = turn.board;
         let play_clock = turn.play_clock;
         let deadline = received + self.search_time(play_clock);
-        // Wait a little past the search's deadline, but answer within the play clock.
-        let give_up_at = (deadline + self.config.margin / 2)
-            .min(received + play_clock)
-            .max(deadline);
+        let give_up_at = self.give_up_at(received, deadline, play_clock);
         let searched = match self.search.submit(board.clone(), turn.agent, deadline) {
             Ok(pending) => pending
                 .wait_until(give_up_at)
@@ -360,11 +396,25 @@ impl Player {
         })
     }
 
+    /// Wait a little past the search's deadline, but answer within the play clock.
+    fn give_up_at(&self, received: Instant, deadline: Instant, play_clock: Duration) -> Instant {
+        (deadline + self.config.margin / 2)
+            .min(received + play_clock)
+            .max(deadline)
+    }
+
     fn stop(&self, match_id: &str, moves: Option<Vec<Sexpr>>) -> Result<String, PlayerError> {
-        let mut s = self
+        let entry = self
             .matches()
             .remove(match_id)
             .ok_or_else(|| PlayerError::UnknownMatch(match_id.to_owned()))?;
+        let mut s = match entry {
+            Match::Engine(s) => s,
+            Match::General(game) => {
+                general_stop(game, moves.as_deref());
+                return Ok("done".to_owned());
+            }
+        };
         if let Err(e) = s.apply(moves.as_deref()) {
             error!(match_id, error = %e, "the final joint move does not fit our model of the match");
         }
@@ -400,15 +450,94 @@ impl Player {
     }
 }
 
-/// Our move in a match played by the reasoner, chosen on a blocking thread (never a tokio
-/// worker) by `deadline`.
-async fn reasoner_move(match_id: &str, job: ReasonerTurn, deadline: Instant) -> Option<String> {
-    let fallback = job.fallback();
-    match tokio::task::spawn_blocking(move || job.choose(deadline)).await {
-        Ok(mv) => mv,
-        Err(e) => {
-            error!(match_id, error = %e, "choosing a move with the reasoner failed: playing its first legal move");
+/// Applies a PLAY's joint move to a match played by the reasoner; the reply, or the
+/// search that will give it.
+fn general_turn(game: &mut GeneralSession, moves: Option<&[Sexpr]>, received: Instant) -> Reply {
+    game.last_seen = received;
+    let match_id = game.match_id.clone();
+    if moves.is_none() && game.plies > 0 {
+        warn!(
+            match_id,
+            plies = game.plies,
+            "PLAY with NIL in the middle of a match: keeping our position"
+        );
+    }
+    if let Err(e) = game.apply(moves) {
+        error!(
+            match_id,
+            error = %e,
+            "the joint move does not fit our model of the match: the match is broken, \
+             replying noop from now on"
+        );
+    } else if game.is_over() {
+        warn!(
+            match_id,
+            "PLAY after the end of the game in our model: replying noop"
+        );
+    }
+    game.reply()
+}
+
+/// Our move in a match played by the reasoner: searched on a blocking thread (never a
+/// tokio worker) until `deadline`; the first legal move if no result by `give_up_at`.
+async fn general_move(
+    match_id: &str,
+    search: Search,
+    deadline: Instant,
+    give_up_at: Instant,
+) -> String {
+    let fallback = search.fallback();
+    let stop = search.stop_flag();
+    let id = match_id.to_owned();
+    let task = tokio::task::spawn_blocking(move || search.run(&id, deadline));
+    let late = tokio::time::Instant::from_std(give_up_at);
+    match tokio::time::timeout_at(late, task).await {
+        Ok(Ok(mv)) => mv,
+        Ok(Err(e)) => {
+            error!(match_id, error = %e, "the reasoner's search failed: playing its first legal move");
             fallback
+        }
+        Err(_) => {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            warn!(
+                match_id,
+                "the reasoner's search did not finish in time: playing its first legal move"
+            );
+            fallback
+        }
+    }
+}
+
+/// The end of a match played by the reasoner: the last joint move and the result, logged.
+fn general_stop(mut game: GeneralSession, moves: Option<&[Sexpr]>) {
+    let match_id = game.match_id.clone();
+    if let Err(e) = game.apply(moves) {
+        error!(match_id, error = %e, "the final joint move does not fit our model of the match");
+    }
+    match (&game.state, game.goals()) {
+        (_, Some(goals)) => {
+            let shown: Vec<String> = goals
+                .iter()
+                .map(|g| g.map_or("none".to_owned(), |g| g.to_string()))
+                .collect();
+            info!(
+                match_id,
+                role = game.role,
+                goals = shown.join(" "),
+                ours = shown[game.us],
+                plies = game.plies,
+                "match over"
+            );
+        }
+        (MatchState::Broken(why), None) => {
+            warn!(match_id, broken_by = %why, plies = game.plies, "match over; result unknown (the match was broken)");
+        }
+        (MatchState::Active, None) => {
+            warn!(
+                match_id,
+                plies = game.plies,
+                "match stopped before the end of the game in our model"
+            );
         }
     }
 }

@@ -2,12 +2,14 @@
 //!
 //! - [`protocol`]: the controllers' messages, parsed from request bodies.
 //! - [`session`]: one match: the rules' terms, the position, our role, the clocks.
-//! - [`reasoner_play`]: the engine checked against the rules, and play by the reasoner
-//!   when they differ.
+//! - [`reasoner_play`]: the engine checked against the rules.
+//! - [`general`]: a match of any game played by the reasoner (Monte-Carlo tree search):
+//!   rules that are not Breakthrough, or that the engine does not model.
 //! - [`service`]: the search threads (never a tokio worker) and their jobs.
 //! - [`handler`]: the player: its matches and the reply to each message.
 //! - [`server`]: HTTP: the router, the listener, one reply per connection.
 
+pub mod general;
 pub mod handler;
 pub mod protocol;
 pub mod reasoner_play;

@@ -1,27 +1,18 @@
-//! Checking the bitboard engine against the rules a controller sent, and a stop-gap way to
-//! play by the GDL reasoner when they differ (the course rules on boards 10 wide or 10
-//! tall: `shared/RULES.md`, "The size-10 defect").
+//! Checking the bitboard engine against the rules a controller sent: when they differ
+//! (the course rules on boards 10 wide or 10 tall: `shared/RULES.md`, "The size-10
+//! defect"), the reasoner plays the match instead ([`super::general`]).
 //!
 //! [`verify`] compares the engine with the reasoner on the initial position and along a
-//! few short random lines. When it fails, the session plays with a [`ReasonerGame`]: the
-//! position is a [`State`], joint moves are checked against the reasoner's legal moves,
-//! and our move is a winning move if there is one, else one that does not let the
-//! opponent win at once, else any legal move ([`ReasonerTurn::choose`]). Never an illegal
-//! move; no search (a proper fallback search comes later).
+//! few short random lines.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
-use std::time::Instant;
 
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::session::JointMoveError;
 use crate::breakthrough::terms::Terms;
 use crate::breakthrough::{Board, Color, MoveList};
 use crate::gdl::{Analysis, Gdl, State, Term};
-use crate::sexpr::Sexpr;
 
 /// Random lines played by [`verify`] after the initial position.
 pub const VERIFY_LINES: usize = 3;
@@ -212,214 +203,11 @@ fn shown(gdl: &Gdl, moves: &[Term]) -> String {
     v.join(" ")
 }
 
-/// A match followed with the reasoner.
-pub struct ReasonerGame {
-    gdl: Arc<Gdl>,
-    state: State,
-    /// Terminal, legal moves and goals of `state`.
-    analysis: Analysis,
-    /// The reasoner's role index of white and of black.
-    index: [usize; 2],
-    /// Our colour.
-    us: Color,
-    noop: String,
-    rng: Xoshiro256PlusPlus,
-}
-
-impl ReasonerGame {
-    /// `None` if the reasoner does not know both roles of `terms`.
-    pub fn new(gdl: Gdl, terms: &Terms, us: Color, seed: Option<u64>) -> Option<ReasonerGame> {
-        if gdl.roles().len() != 2 {
-            return None;
-        }
-        let white = gdl.role_index(terms.role(Color::White))?;
-        let black = gdl.role_index(terms.role(Color::Black))?;
-        let state = gdl.initial_state();
-        let analysis = gdl.analyse(&state);
-        Some(ReasonerGame {
-            gdl: Arc::new(gdl),
-            state,
-            analysis,
-            index: [white, black],
-            us,
-            noop: terms.noop().to_owned(),
-            rng: match seed {
-                Some(seed) => Xoshiro256PlusPlus::seed_from_u64(seed),
-                None => rand::make_rng(),
-            },
-        })
-    }
-
-    pub fn state(&self) -> &State {
-        &self.state
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.analysis.terminal
-    }
-
-    /// Whether we have a move other than noop.
-    pub fn our_turn(&self) -> bool {
-        let ours = &self.analysis.legal[self.index[self.us.index()]];
-        !(ours.is_empty()
-            || ours.len() == 1 && self.gdl.term_to_sexpr(&ours[0]).is_atom_ci(&self.noop))
-    }
-
-    /// Applies a joint move (one term per role, in the rules' role order), checking each
-    /// term against the legal moves of its role.
-    pub fn apply(&mut self, moves: &[Sexpr]) -> Result<(), JointMoveError> {
-        let roles = self.gdl.roles().len();
-        if moves.len() != roles {
-            return Err(JointMoveError::WrongCount {
-                expected: roles,
-                got: moves.len(),
-            });
-        }
-        if self.analysis.terminal {
-            return Err(JointMoveError::AfterTheEnd);
-        }
-        let mut joint = Vec::with_capacity(roles);
-        for (i, m) in moves.iter().enumerate() {
-            let role = self.gdl.display(&self.gdl.roles()[i]);
-            let term = self
-                .gdl
-                .term_from_sexpr(m)
-                .map_err(|e| JointMoveError::NotLegal {
-                    role: role.clone(),
-                    term: m.to_string(),
-                    reason: e.to_string(),
-                })?;
-            if !self.analysis.legal[i].contains(&term) {
-                return Err(JointMoveError::NotLegal {
-                    role,
-                    term: m.to_string(),
-                    reason: "not among its legal moves in the rules".to_owned(),
-                });
-            }
-            joint.push(term);
-        }
-        self.state = self.gdl.next_state(&self.state, &joint);
-        self.analysis = self.gdl.analyse(&self.state);
-        Ok(())
-    }
-
-    /// Goals `[white, black]` once the game is over.
-    pub fn goals(&self) -> Option<[u8; 2]> {
-        if !self.analysis.terminal {
-            return None;
-        }
-        let goal = |c: Color| -> Option<u8> {
-            let g = self.analysis.goals[self.index[c.index()]]?;
-            u8::try_from(g).ok()
-        };
-        Some([goal(Color::White)?, goal(Color::Black)?])
-    }
-
-    /// What choosing our move needs, to run away from the match table.
-    pub fn our_turn_job(&mut self) -> ReasonerTurn {
-        ReasonerTurn {
-            gdl: self.gdl.clone(),
-            state: self.state.clone(),
-            legal: self.analysis.legal.clone(),
-            us: self.index[self.us.index()],
-            them: self.index[self.us.other().index()],
-            seed: self.rng.random(),
-        }
-    }
-}
-
-/// Our turn in a match played by the reasoner.
-pub struct ReasonerTurn {
-    gdl: Arc<Gdl>,
-    state: State,
-    legal: Vec<Vec<Term>>,
-    us: usize,
-    them: usize,
-    seed: u64,
-}
-
-impl ReasonerTurn {
-    /// A legal move without thought (the first), as reply text; `None` without moves.
-    pub fn fallback(&self) -> Option<String> {
-        let m = self.legal[self.us].first()?;
-        Some(self.gdl.term_to_sexpr(m).to_string())
-    }
-
-    /// Our move, as reply text: a move that wins at once if there is one, else one after
-    /// which the opponent cannot win at once, else any; random among equals. Stops
-    /// checking at `deadline` and plays the best found so far. `None` without moves.
-    pub fn choose(&self, deadline: Instant) -> Option<String> {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed);
-        let mut moves = self.legal[self.us].clone();
-        moves.shuffle(&mut rng);
-        let reply = |m: &Term| self.gdl.term_to_sexpr(m).to_string();
-        let first = moves.first()?.clone();
-        let joint = |state: &State, ours: &Term, theirs: &Term, us: usize, them: usize| {
-            let mut j = vec![Term::clone(ours); self.legal.len()];
-            j[us] = ours.clone();
-            j[them] = theirs.clone();
-            self.gdl.next_state(state, &j)
-        };
-        // Their move while we move: their only legal move (noop) in this state.
-        let Some(their_noop) = self.legal[self.them].first() else {
-            return Some(reply(&first));
-        };
-        // Winning moves first.
-        let mut after = Vec::with_capacity(moves.len());
-        for m in &moves {
-            let next = joint(&self.state, m, their_noop, self.us, self.them);
-            let a = self.gdl.analyse(&next);
-            if a.terminal && a.goals[self.us] == Some(100) {
-                return Some(reply(m));
-            }
-            after.push((m, next, a));
-            if Instant::now() >= deadline {
-                return Some(reply(&first));
-            }
-        }
-        // Then a move after which they cannot win at once; non-terminal moves first.
-        let mut unchecked = None;
-        for (m, next, a) in &after {
-            if a.terminal {
-                continue; // a draw or a loss at once: only if nothing else
-            }
-            if Instant::now() >= deadline {
-                unchecked.get_or_insert(*m);
-                break;
-            }
-            let Some(our_noop) = a.legal[self.us].first() else {
-                continue;
-            };
-            let they_win = a.legal[self.them].iter().any(|o| {
-                let next2 = joint(next, our_noop, o, self.us, self.them);
-                self.gdl.is_terminal(&next2) && self.gdl.goals(&next2)[self.them] == Some(100)
-            });
-            if !they_win {
-                return Some(reply(m));
-            }
-        }
-        if let Some(m) = unchecked {
-            return Some(reply(m));
-        }
-        // Everything loses at once (or ends the game): prefer a draw to a loss.
-        let best = after
-            .iter()
-            .max_by_key(|(_, _, a)| {
-                if a.terminal {
-                    a.goals[self.us].unwrap_or(0)
-                } else {
-                    1
-                }
-            })
-            .map(|(m, _, _)| *m)
-            .unwrap_or(&first);
-        Some(reply(best))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sexpr::Sexpr;
+    use std::time::Instant;
 
     const TEMPLATE: &str = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -465,29 +253,5 @@ mod tests {
         let text = format!("(width 5) (height 5) {TEMPLATE}").to_ascii_uppercase();
         let (r, _) = check(&Sexpr::parse_all(&text).unwrap());
         r.unwrap();
-    }
-
-    #[test]
-    fn the_reasoner_game_takes_a_win_and_refuses_illegal_moves() {
-        // 2x4: white captures its way to row 4 in three plies.
-        let rules = course(2, 4);
-        let terms = Terms::from_rules(&rules).unwrap();
-        let gdl = Gdl::from_sexprs(&rules).unwrap();
-        let mut g = ReasonerGame::new(gdl, &terms, Color::White, Some(1)).unwrap();
-        assert!(g.our_turn());
-        let m = |t: &str| Sexpr::parse(t).unwrap().as_list().unwrap().to_vec();
-        g.apply(&m("((move 1 2 2 3) noop)")).unwrap();
-        assert!(!g.our_turn());
-        g.apply(&m("(noop (move 1 3 1 2))")).unwrap();
-        let turn = g.our_turn_job();
-        let far = Instant::now() + std::time::Duration::from_secs(5);
-        assert_eq!(turn.choose(far).as_deref(), Some("(move 2 3 1 4)"));
-        let e = g.apply(&m("((move 2 3 2 5) noop)")).unwrap_err();
-        assert!(e.to_string().contains("not among its legal moves"), "{e}");
-        let e = g.apply(&m("((jump 2 3 2 5) noop)")).unwrap_err();
-        assert!(matches!(e, JointMoveError::NotLegal { .. }), "{e}");
-        g.apply(&m("((move 2 3 1 4) noop)")).unwrap();
-        assert!(g.is_over());
-        assert_eq!(g.goals(), Some([100, 0]));
     }
 }

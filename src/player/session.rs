@@ -1,5 +1,7 @@
 //! One match as the player sees it: the rules' terms, the position, our colour, the clocks,
-//! the agent, and whether the position can still be trusted.
+//! the agent, and whether the position can still be trusted. [`open`] decides at START
+//! whether the engine plays the match (a [`Session`]) or the reasoner does (a
+//! [`GeneralSession`]).
 //!
 //! The controller is the referee: each PLAY and STOP carries the previous joint move, and
 //! the session applies it (our own move included: a controller substitutes a move when a
@@ -10,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use tracing::{info, warn};
 
-use super::reasoner_play::{self, ReasonerGame, ReasonerTurn};
+use super::general::GeneralSession;
+use super::reasoner_play;
 use crate::agent::{Agent, AgentConfig};
 use crate::breakthrough::terms::{MoveError, RulesError, Terms};
 use crate::breakthrough::{Board, Color, Move, MoveList};
@@ -31,11 +34,14 @@ pub enum MatchState {
 pub enum StartError {
     #[error(transparent)]
     Rules(#[from] RulesError),
-    #[error("role '{role}' is not one of the rules' roles ({white}, {black})")]
+    /// Neither Breakthrough nor rules the reasoner can play.
+    #[error("the rules cannot be played: {0}")]
+    Gdl(#[from] GdlError),
+    #[error("role '{role}' is not one of the rules' roles ({roles})")]
     UnknownRole {
         role: String,
-        white: String,
-        black: String,
+        /// The roles, separated by ", ".
+        roles: String,
     },
 }
 
@@ -76,15 +82,6 @@ pub enum Turn {
     Broken,
 }
 
-/// How the session follows the match.
-pub enum Model {
-    /// The bitboard engine (`Session::board`): the rules were verified against it.
-    Engine,
-    /// The GDL reasoner: the rules differ from the engine's model (`Session::board` is
-    /// then unused).
-    Reasoner(Box<ReasonerGame>),
-}
-
 pub struct Session {
     pub match_id: String,
     /// Our role, as the START message spells it.
@@ -92,8 +89,6 @@ pub struct Session {
     pub color: Color,
     pub terms: Arc<Terms>,
     pub board: Board,
-    /// Whether the engine (`board`) or the reasoner follows the match.
-    pub model: Model,
     pub start_clock: Duration,
     pub play_clock: Duration,
     pub state: MatchState,
@@ -106,7 +101,8 @@ pub struct Session {
 }
 
 impl Session {
-    /// A new match from a START message's contents.
+    /// A new match played by the engine from a START message's contents (see [`open`]
+    /// for the choice between engine and reasoner).
     pub fn new(
         match_id: &str,
         role: &str,
@@ -117,20 +113,29 @@ impl Session {
     ) -> Result<Session, StartError> {
         let gdl = Gdl::from_sexprs(rules);
         let terms = rules_terms(match_id, rules, &gdl)?;
+        Session::with_terms(match_id, role, terms, start_clock, play_clock, agent)
+    }
+
+    /// A new match played by the engine with rules already read into `terms`.
+    fn with_terms(
+        match_id: &str,
+        role: &str,
+        terms: Terms,
+        start_clock: Duration,
+        play_clock: Duration,
+        agent: AgentConfig,
+    ) -> Result<Session, StartError> {
         let color = terms
             .color_of(role)
             .ok_or_else(|| StartError::UnknownRole {
                 role: role.to_owned(),
-                white: terms.roles[0].clone(),
-                black: terms.roles[1].clone(),
+                roles: terms.roles.join(", "),
             })?;
-        let model = choose_model(match_id, gdl, &terms, color, agent.seed);
         Ok(Session {
             match_id: match_id.to_owned(),
             role: role.to_owned(),
             color,
             board: Board::with_variant(terms.size, terms.variant),
-            model,
             terms: Arc::new(terms),
             start_clock,
             play_clock,
@@ -152,11 +157,7 @@ impl Session {
         if self.state != MatchState::Active {
             return Ok(());
         }
-        let applied = match &mut self.model {
-            Model::Reasoner(game) => game.apply(moves),
-            Model::Engine => self.joint_move(moves).map(|mv| self.board.make(mv)),
-        };
-        match applied {
+        match self.joint_move(moves).map(|mv| self.board.make(mv)) {
             Ok(()) => {
                 self.plies += 1;
                 Ok(())
@@ -196,35 +197,15 @@ impl Session {
         Ok(self.terms.parse_move(&self.board, mover_term)?)
     }
 
-    /// Whether a search of `board` means anything: the engine follows the match and the
-    /// game goes on.
+    /// Whether a search of `board` means anything: the game goes on and the position is
+    /// known.
     pub fn ponderable(&self) -> bool {
-        matches!(self.model, Model::Engine) && self.state == MatchState::Active && !self.is_over()
+        self.state == MatchState::Active && !self.is_over()
     }
 
     /// Whether the game is over in our model (a goal row reached, or no legal move).
     pub fn is_over(&self) -> bool {
-        match &self.model {
-            Model::Reasoner(game) => game.is_over(),
-            Model::Engine => self.board.winner().is_some() || !self.board.has_moves(),
-        }
-    }
-
-    /// `"engine"` or `"reasoner"`: what follows the match.
-    pub fn model_name(&self) -> &'static str {
-        match self.model {
-            Model::Engine => "engine",
-            Model::Reasoner(_) => "reasoner",
-        }
-    }
-
-    /// On our turn in a match played by the reasoner: what choosing the move needs.
-    /// `None` when the engine plays (use `board`).
-    pub fn reasoner_turn(&mut self) -> Option<ReasonerTurn> {
-        match &mut self.model {
-            Model::Reasoner(game) => Some(game.our_turn_job()),
-            Model::Engine => None,
-        }
+        self.board.winner().is_some() || !self.board.has_moves()
     }
 
     pub fn turn(&self) -> Turn {
@@ -240,10 +221,7 @@ impl Session {
     }
 
     fn is_our_turn(&self) -> bool {
-        match &self.model {
-            Model::Reasoner(game) => game.our_turn(),
-            Model::Engine => self.board.side_to_move() == self.color,
-        }
+        self.board.side_to_move() == self.color
     }
 
     /// The reply text of `mv`, a move of the side to move, in the rules' spelling.
@@ -254,11 +232,80 @@ impl Session {
     /// Goals `[white, black]` once the game is over in our model.
     pub fn goals(&self) -> Option<[u8; 2]> {
         match self.state {
-            MatchState::Active => match &self.model {
-                Model::Reasoner(game) => game.goals(),
-                Model::Engine => self.board.goals(),
-            },
+            MatchState::Active => self.board.goals(),
             MatchState::Broken(_) => None,
+        }
+    }
+}
+
+/// A match just started: played by the engine or by the reasoner.
+pub enum Opened {
+    Engine(Session),
+    General(GeneralSession),
+}
+
+/// A new match from a START message's contents: the engine plays Breakthrough rules the
+/// reasoner confirms it models ([`reasoner_play::verify`]) — or that the reasoner cannot
+/// compile —, the reasoner plays anything else it can compile: other Breakthrough rules
+/// (the course's size-10 defect) and other games.
+pub fn open(
+    match_id: &str,
+    role: &str,
+    rules: &[Sexpr],
+    start_clock: Duration,
+    play_clock: Duration,
+    agent: AgentConfig,
+) -> Result<Opened, StartError> {
+    let started = Instant::now();
+    let compiled = Gdl::from_sexprs(rules);
+    let general = |gdl: Gdl| {
+        GeneralSession::new(match_id, role, gdl, start_clock, play_clock, agent)
+            .map(Opened::General)
+    };
+    let engine = |terms: Terms| {
+        Session::with_terms(match_id, role, terms, start_clock, play_clock, agent)
+            .map(Opened::Engine)
+    };
+    let terms = match rules_terms(match_id, rules, &compiled) {
+        Ok(terms) => terms,
+        Err(not_breakthrough) => {
+            let gdl = compiled?;
+            info!(
+                match_id,
+                "not the Breakthrough the engine plays ({not_breakthrough}): playing by the reasoner"
+            );
+            return general(gdl);
+        }
+    };
+    let gdl = match compiled {
+        Ok(gdl) => gdl,
+        Err(e) => {
+            warn!(
+                match_id,
+                error = %e,
+                "the reasoner cannot compile the rules: playing with the bitboard engine unverified"
+            );
+            return engine(terms);
+        }
+    };
+    let verified = reasoner_play::verify(&terms, &gdl);
+    let verify_ms = started.elapsed().as_secs_f64() * 1e3;
+    match verified {
+        Ok(()) => {
+            info!(
+                match_id,
+                verify_ms,
+                variant = %terms.variant,
+                "the engine agrees with the reasoner on the rules: playing with the bitboard engine"
+            );
+            engine(terms)
+        }
+        Err(why) => {
+            info!(
+                match_id,
+                verify_ms, "rules differ from the engine's model ({why}): playing by the reasoner"
+            );
+            general(gdl)
         }
     }
 }
@@ -289,60 +336,6 @@ fn rules_terms(
                 facts: facts.to_string(),
             })
         }
-    }
-}
-
-/// The engine if the reasoner confirms that it plays the game of `rules`, else the
-/// reasoner; the engine as well if the reasoner cannot read the rules.
-fn choose_model(
-    match_id: &str,
-    gdl: Result<Gdl, GdlError>,
-    terms: &Terms,
-    color: Color,
-    seed: Option<u64>,
-) -> Model {
-    let started = Instant::now();
-    let gdl = match gdl {
-        Ok(gdl) => gdl,
-        Err(e) => {
-            warn!(
-                match_id,
-                error = %e,
-                "the reasoner cannot compile the rules: playing with the bitboard engine unverified"
-            );
-            return Model::Engine;
-        }
-    };
-    let verified = reasoner_play::verify(terms, &gdl);
-    let ms = started.elapsed().as_secs_f64() * 1e3;
-    match verified {
-        Ok(()) => {
-            info!(
-                match_id,
-                verify_ms = ms,
-                variant = %terms.variant,
-                "the engine agrees with the reasoner on the rules: playing with the bitboard engine"
-            );
-            Model::Engine
-        }
-        Err(why) => match ReasonerGame::new(gdl, terms, color, seed) {
-            Some(game) => {
-                info!(
-                    match_id,
-                    verify_ms = ms,
-                    "rules differ from the engine's model ({why}): playing by the reasoner"
-                );
-                Model::Reasoner(Box::new(game))
-            }
-            None => {
-                warn!(
-                    match_id,
-                    "rules differ from the engine's model ({why}), but the reasoner does not \
-                     know both roles: playing with the bitboard engine"
-                );
-                Model::Engine
-            }
-        },
     }
 }
 
@@ -425,41 +418,73 @@ mod tests {
         }
     }
 
-    #[test]
-    fn verified_rules_play_with_the_engine_and_the_size_10_defect_with_the_reasoner() {
-        assert_eq!(session("white", 8, 8, false).model_name(), "engine");
-        assert_eq!(session("BLACK", 5, 5, true).model_name(), "engine");
-        assert_eq!(session("white", 10, 10, false).model_name(), "reasoner");
-        assert_eq!(session("black", 6, 10, false).model_name(), "reasoner");
-        let ours = crate::gdl::breakthrough_rules("10x10".parse().unwrap());
-        let rules = Sexpr::parse_all(&ours).unwrap();
+    fn open_course(role: &str, w: u32, h: u32, upper: bool) -> Opened {
+        let mut text = format!("(width {w}) (height {h}) {TEMPLATE}");
+        if upper {
+            text = text.to_ascii_uppercase();
+        }
+        let rules = Sexpr::parse_all(&text).unwrap();
         let d = Duration::from_secs(1);
-        let s = Session::new("m", "black", &rules, d, d, AgentConfig::default()).unwrap();
-        assert_eq!(s.model_name(), "engine");
+        open("m", role, &rules, d, d, AgentConfig::default()).unwrap()
     }
 
     #[test]
-    fn a_session_played_by_the_reasoner_follows_the_course_10x10_rules() {
-        let mut s = session("black", 10, 10, false);
-        assert_eq!(s.turn(), Turn::Theirs);
+    fn verified_rules_play_with_the_engine_and_the_size_10_defect_with_the_reasoner() {
+        let engine = |o: &Opened| matches!(o, Opened::Engine(_));
+        assert!(engine(&open_course("white", 8, 8, false)));
+        assert!(engine(&open_course("BLACK", 5, 5, true)));
+        assert!(!engine(&open_course("white", 10, 10, false)));
+        assert!(!engine(&open_course("black", 6, 10, false)));
+        let ours = crate::gdl::breakthrough_rules("10x10".parse().unwrap());
+        let rules = Sexpr::parse_all(&ours).unwrap();
+        let d = Duration::from_secs(1);
+        let o = open("m", "black", &rules, d, d, AgentConfig::default()).unwrap();
+        assert!(engine(&o));
+    }
+
+    #[test]
+    fn the_course_10x10_rules_are_followed_by_the_reasoner() {
+        let Opened::General(mut s) = open_course("black", 10, 10, false) else {
+            panic!("the size-10 defect must be played by the reasoner");
+        };
+        assert_eq!(s.us, 1);
         // Column 1 and row 1 do not exist in the course's 10x10 rules.
-        let mut bad = session("black", 10, 10, false);
+        let Opened::General(mut bad) = open_course("black", 10, 10, false) else {
+            unreachable!()
+        };
         let e = bad
             .apply(Some(&moves("((move 1 2 1 3) noop)")))
             .unwrap_err();
         assert!(matches!(e, JointMoveError::NotLegal { .. }), "{e}");
-        assert_eq!(bad.turn(), Turn::Broken);
         s.apply(Some(&moves("((move 2 2 2 3) noop)"))).unwrap();
-        assert_eq!(s.turn(), Turn::Ours);
-        let job = s.reasoner_turn().unwrap();
-        let reply = job.choose(Instant::now() + Duration::from_secs(5)).unwrap();
+        let super::super::general::Reply::Search(search) = s.reply() else {
+            panic!("black has moves");
+        };
+        let reply = search.run("m", Instant::now() + Duration::from_millis(200));
         assert!(reply.starts_with("(move "), "{reply}");
         assert!(!reply.starts_with("(move 1 "), "{reply}");
         s.apply(Some(&[Sexpr::atom("noop"), Sexpr::parse(&reply).unwrap()]))
             .unwrap();
-        assert_eq!(s.turn(), Turn::Theirs);
         assert_eq!(s.plies, 2);
         assert_eq!(s.goals(), None);
+    }
+
+    #[test]
+    fn rules_that_cannot_be_played_are_refused_clearly() {
+        let d = Duration::from_secs(1);
+        let try_open = |text: &str, role: &str| {
+            let rules = Sexpr::parse_all(text).unwrap();
+            open("m", role, &rules, d, d, AgentConfig::default())
+                .err()
+                .expect("refused")
+                .to_string()
+        };
+        let e = try_open("(init (x 1)) (<= terminal (true (x 1)))", "white");
+        assert!(e.contains("role"), "{e}");
+        let e = try_open("(role a) (<= (legal ?r go) (role ?s))", "a");
+        assert!(e.contains("unsafe"), "{e}");
+        let e = try_open("(role a) (role b) (init (x 1))", "c");
+        assert_eq!(e, "role 'c' is not one of the rules' roles (a, b)");
     }
 
     #[test]

@@ -80,6 +80,9 @@ pub struct MatchRecord {
     pub move_us: Vec<u64>,
     /// Median time per ply spent by the referee itself (not waiting for players).
     pub referee_overhead_us: u64,
+    /// The rules' roles, white's first (older records lack them: `white`, `black`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<String>,
 }
 
 impl MatchRecord {
@@ -105,13 +108,13 @@ impl MatchRecord {
         if pair { self.score_of(a) } else { None }
     }
 
-    /// How many faults the player called `name` committed in this match (the referee
-    /// sends its own GDL, whose first role is `white`).
+    /// How many faults the player called `name` committed in this match.
     pub fn faults_of(&self, name: &str) -> usize {
+        let first = self.roles.first().map_or("white", String::as_str);
         self.faults
             .iter()
             .filter(|f| {
-                let white = f.role.eq_ignore_ascii_case("white");
+                let white = f.role.eq_ignore_ascii_case(first);
                 if white {
                     self.white == name
                 } else {
@@ -135,34 +138,13 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
     let mut overheads = Vec::new();
     let role_names = [Color::White, Color::Black].map(|c| terms.role(c).to_string());
 
-    // START, to both at once.
-    let start_wait = Duration::from_secs(spec.start_clock) + GRACE;
-    let starts = [0, 1].map(|i| {
-        let body = spec.dialect.start(
-            &spec.id,
-            &role_names[i],
-            &spec.rules,
-            spec.start_clock,
-            spec.play_clock,
-        );
-        let addr = spec.addrs[i].clone();
-        tokio::spawn(async move { client::exchange(&addr, &body, start_wait).await })
-    });
-    for (i, handle) in starts.into_iter().enumerate() {
-        let reply = handle
-            .await
-            .unwrap_or_else(|e| Err(ExchangeError::Io(e.to_string())));
-        match reply {
-            Ok(r) if r.body.eq_ignore_ascii_case("ready") => {}
-            Ok(r) => faults.push(fault(
-                0,
-                &role_names[i],
-                FaultKind::NotReady,
-                format!("replied {:?}", r.body),
-            )),
-            Err(e) => faults.push(fault(0, &role_names[i], classify(&e), e.to_string())),
-        }
-    }
+    let clocks = Clocks {
+        dialect: spec.dialect,
+        id: &spec.id,
+        start_clock: spec.start_clock,
+        play_clock: spec.play_clock,
+    };
+    start_all(&spec.addrs, &role_names, &spec.rules, clocks, &mut faults).await;
 
     let play_wait = Duration::from_secs(spec.play_clock) + GRACE;
     let mut last_joint: Option<Vec<Sexpr>> = None;
@@ -170,17 +152,11 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
         let ply = moves.len() as u32;
         let ply_start = Instant::now();
         let body = spec.dialect.play(&spec.id, last_joint.as_deref());
-        let replies = [0, 1].map(|i| {
-            let (addr, body) = (spec.addrs[i].clone(), body.clone());
-            tokio::spawn(async move { client::exchange(&addr, &body, play_wait).await })
-        });
+        let replies = exchange_all(&spec.addrs, &body, play_wait).await;
         let mover = board.side_to_move().index();
         let mut chosen: Option<Move> = None;
         let mut slowest = Duration::ZERO;
-        for (i, handle) in replies.into_iter().enumerate() {
-            let reply = handle
-                .await
-                .unwrap_or_else(|e| Err(ExchangeError::Io(e.to_string())));
+        for (i, reply) in replies.into_iter().enumerate() {
             let role = &role_names[i];
             match reply {
                 Err(e) => {
@@ -243,18 +219,12 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
     }
 
     let goals = board.goals().expect("the loop ends when the game does");
-    let stop = spec
-        .dialect
-        .stop(&spec.id, last_joint.as_deref().unwrap_or_default());
-    let stop_wait = Duration::from_secs(spec.play_clock) + GRACE;
-    let stops = [0, 1].map(|i| {
-        let (addr, body) = (spec.addrs[i].clone(), stop.clone());
-        tokio::spawn(async move { client::exchange(&addr, &body, stop_wait).await })
-    });
-    for handle in stops {
-        // Like the controllers, the referee does not care what STOP is answered.
-        let _ = handle.await;
-    }
+    stop_all(
+        &spec.addrs,
+        last_joint.as_deref().unwrap_or_default(),
+        clocks,
+    )
+    .await;
     overheads.sort();
     let record = MatchRecord {
         id: spec.id.clone(),
@@ -272,19 +242,108 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
         referee_overhead_us: overheads
             .get(overheads.len() / 2)
             .map_or(0, |d| d.as_micros() as u64),
+        roles: role_names.to_vec(),
     };
     info!(
         id = %record.id, white = %record.white, black = %record.black,
         result = %format!("{} {}", goals[0], goals[1]), moves = record.moves.len(),
         faults = record.faults.len(), "match over"
     );
-    for f in &record.faults {
-        warn!(id = %record.id, ply = f.ply, role = %f.role, kind = ?f.kind, detail = %f.detail, "fault");
-    }
+    log_faults(&record.id, &record.faults);
     record
 }
 
-fn fault(ply: u32, role: &str, kind: FaultKind, detail: String) -> Fault {
+/// What the messages of one match need besides the players.
+#[derive(Clone, Copy)]
+pub(super) struct Clocks<'a> {
+    pub dialect: Dialect,
+    pub id: &'a str,
+    pub start_clock: u64,
+    pub play_clock: u64,
+}
+
+/// Sends `body` to every player at once; their replies in the same order.
+pub(super) async fn exchange_all(
+    addrs: &[String],
+    body: &str,
+    wait: Duration,
+) -> Vec<Result<client::Reply, ExchangeError>> {
+    let handles: Vec<_> = addrs
+        .iter()
+        .map(|addr| {
+            let (addr, body) = (addr.clone(), body.to_owned());
+            tokio::spawn(async move { client::exchange(&addr, &body, wait).await })
+        })
+        .collect();
+    let mut replies = Vec::with_capacity(handles.len());
+    for handle in handles {
+        replies.push(
+            handle
+                .await
+                .unwrap_or_else(|e| Err(ExchangeError::Io(e.to_string()))),
+        );
+    }
+    replies
+}
+
+/// START to every player at once (player `i` plays `roles[i]`); a fault for each
+/// player not `ready` in time.
+pub(super) async fn start_all(
+    addrs: &[String],
+    roles: &[String],
+    rules: &[Sexpr],
+    clocks: Clocks<'_>,
+    faults: &mut Vec<Fault>,
+) {
+    let wait = Duration::from_secs(clocks.start_clock) + GRACE;
+    let handles: Vec<_> = addrs
+        .iter()
+        .zip(roles)
+        .map(|(addr, role)| {
+            let body = clocks.dialect.start(
+                clocks.id,
+                role,
+                rules,
+                clocks.start_clock,
+                clocks.play_clock,
+            );
+            let addr = addr.clone();
+            tokio::spawn(async move { client::exchange(&addr, &body, wait).await })
+        })
+        .collect();
+    for (handle, role) in handles.into_iter().zip(roles) {
+        let reply = handle
+            .await
+            .unwrap_or_else(|e| Err(ExchangeError::Io(e.to_string())));
+        match reply {
+            Ok(r) if r.body.eq_ignore_ascii_case("ready") => {}
+            Ok(r) => faults.push(fault(
+                0,
+                role,
+                FaultKind::NotReady,
+                format!("replied {:?}", r.body),
+            )),
+            Err(e) => faults.push(fault(0, role, classify(&e), e.to_string())),
+        }
+    }
+}
+
+/// STOP with the last joint move to every player; like the controllers, the referee
+/// does not care what it is answered.
+pub(super) async fn stop_all(addrs: &[String], last_joint: &[Sexpr], clocks: Clocks<'_>) {
+    let stop = clocks.dialect.stop(clocks.id, last_joint);
+    let wait = Duration::from_secs(clocks.play_clock) + GRACE;
+    let _ = exchange_all(addrs, &stop, wait).await;
+}
+
+/// One warning per fault of a finished match.
+pub(super) fn log_faults(id: &str, faults: &[Fault]) {
+    for f in faults {
+        warn!(id, ply = f.ply, role = %f.role, kind = ?f.kind, detail = %f.detail, "fault");
+    }
+}
+
+pub(super) fn fault(ply: u32, role: &str, kind: FaultKind, detail: String) -> Fault {
     Fault {
         ply,
         role: role.to_string(),
@@ -293,7 +352,7 @@ fn fault(ply: u32, role: &str, kind: FaultKind, detail: String) -> Fault {
     }
 }
 
-fn classify(e: &ExchangeError) -> FaultKind {
+pub(super) fn classify(e: &ExchangeError) -> FaultKind {
     match e {
         ExchangeError::Timeout(_) => FaultKind::Late,
         ExchangeError::Malformed(_) => FaultKind::Garbage,

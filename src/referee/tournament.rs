@@ -16,9 +16,11 @@ use tokio::task::JoinSet;
 
 use super::dialect::Dialect;
 use super::game::{MatchRecord, MatchSpec, play_match};
+use super::general::{GdlMatchSpec, play_gdl_match};
 use super::players::{PlayerSpec, RunningPlayer};
 use super::stats::{Sprt, Verdict, Wdl};
 use crate::breakthrough::BoardSize;
+use crate::gdl::Gdl;
 use crate::sexpr::Sexpr;
 
 #[derive(Clone, Debug)]
@@ -67,6 +69,27 @@ pub struct TournamentConfig {
     pub resume: bool,
     pub sprt: Option<Sprt>,
     pub progress: bool,
+    /// A two-player GDL game to play instead of Breakthrough (refereed by the reasoner;
+    /// `sizes` then only needs one entry, which is ignored).
+    pub game: Option<GdlGame>,
+}
+
+/// A GDL game for a tournament: its name (the condition in the results) and rules.
+#[derive(Clone, Debug)]
+pub struct GdlGame {
+    pub name: String,
+    pub rules: Vec<Sexpr>,
+    pub gdl: Arc<Gdl>,
+}
+
+impl TournamentConfig {
+    /// The condition a game is recorded under: the board size, or the GDL game's name.
+    fn condition(&self, size: BoardSize) -> String {
+        match &self.game {
+            Some(game) => game.name.clone(),
+            None => size.to_string(),
+        }
+    }
 }
 
 /// One game to play: entrant indices and conditions.
@@ -171,6 +194,15 @@ pub async fn run(
             "--sprt compares exactly two players".into(),
         ));
     }
+    if let Some(game) = &config.game
+        && game.gdl.roles().len() != 2
+    {
+        return Err(TournamentError::Config(format!(
+            "{} has {} roles: a tournament pairs two players",
+            game.name,
+            game.gdl.roles().len()
+        )));
+    }
     if config.games == 0 || config.sizes.is_empty() || config.play_clocks.is_empty() {
         return Err(TournamentError::Config(
             "nothing to play: give games, sizes and play clocks".into(),
@@ -203,7 +235,7 @@ pub async fn run(
             let key = (
                 names[g.white].to_string(),
                 names[g.black].to_string(),
-                g.size.to_string(),
+                config.condition(g.size),
                 g.play_clock,
             );
             match done.get_mut(&key) {
@@ -271,21 +303,45 @@ pub async fn run(
                 .acquire_owned()
                 .await
                 .expect("semaphore open");
-            let spec = MatchSpec {
-                id: format!("ref-{stamp}-{n}"),
-                size: g.size,
-                rules: rules(g.size),
-                addrs: [addrs[g.white].clone(), addrs[g.black].clone()],
-                names: [names[g.white].to_string(), names[g.black].to_string()],
-                start_clock: config.start_clock,
-                play_clock: g.play_clock,
-                dialect: config.dialect,
-            };
-            running.spawn(async move {
-                let record = play_match(&spec).await;
-                drop(permit);
-                record
-            });
+            let id = format!("ref-{stamp}-{n}");
+            let pair = [g.white, g.black];
+            match &config.game {
+                None => {
+                    let spec = MatchSpec {
+                        id,
+                        size: g.size,
+                        rules: rules(g.size),
+                        addrs: pair.map(|p| addrs[p].clone()),
+                        names: pair.map(|p| names[p].to_string()),
+                        start_clock: config.start_clock,
+                        play_clock: g.play_clock,
+                        dialect: config.dialect,
+                    };
+                    running.spawn(async move {
+                        let record = play_match(&spec).await;
+                        drop(permit);
+                        record
+                    });
+                }
+                Some(game) => {
+                    let spec = GdlMatchSpec {
+                        id,
+                        game: game.name.clone(),
+                        rules: game.rules.clone(),
+                        gdl: game.gdl.clone(),
+                        addrs: pair.iter().map(|&p| addrs[p].clone()).collect(),
+                        names: pair.iter().map(|&p| names[p].to_string()).collect(),
+                        start_clock: config.start_clock,
+                        play_clock: g.play_clock,
+                        dialect: config.dialect,
+                    };
+                    running.spawn(async move {
+                        let record = play_gdl_match(&spec).await.two_player();
+                        drop(permit);
+                        record.expect("a two-role game gives a two-player record")
+                    });
+                }
+            }
         }
         if running.is_empty() {
             break;

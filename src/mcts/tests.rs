@@ -1,0 +1,181 @@
+use std::time::Duration;
+
+use super::*;
+
+fn game(file: &str) -> Arc<Gdl> {
+    let path = format!("{}/gdl/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    Arc::new(Gdl::parse(&text).unwrap())
+}
+
+/// The state after playing `moves` (one text per role and step).
+fn after(gdl: &Gdl, moves: &[&[&str]]) -> State {
+    let mut state = gdl.initial_state();
+    for joint in moves {
+        let terms: Vec<Term> = joint.iter().map(|m| gdl.parse_term(m).unwrap()).collect();
+        for (role, t) in terms.iter().enumerate() {
+            assert!(gdl.legal_moves(&state, role).contains(t), "{joint:?}");
+        }
+        state = gdl.next_state(&state, &terms);
+    }
+    state
+}
+
+impl Mcts {
+    /// Nodes under (and including) the node of `state`, found anywhere in the tree.
+    fn subtree_size(&self, state: &State) -> usize {
+        let Some(top) = self.nodes.iter().position(|n| n.state == *state) else {
+            return 0;
+        };
+        let mut stack = vec![top];
+        let mut count = 0;
+        while let Some(n) = stack.pop() {
+            count += 1;
+            stack.extend(self.nodes[n].children.values().copied());
+        }
+        count
+    }
+}
+
+fn best(tree: &mut Mcts, state: &State, role: usize, ms: u64) -> Choice {
+    let stop = AtomicBool::new(false);
+    tree.search(
+        state,
+        role,
+        Instant::now() + Duration::from_millis(ms),
+        &stop,
+    )
+}
+
+#[test]
+fn tic_tac_toe_takes_a_win_and_blocks_a_loss() {
+    let gdl = game("tictactoe.gdl");
+    let mut tree = Mcts::new(gdl.clone(), Some(1));
+    // x has 1 1 and 1 2; o has 2 2 and 3 3: x wins with 1 3.
+    let win = after(
+        &gdl,
+        &[
+            &["(mark 1 1)", "noop"],
+            &["noop", "(mark 2 2)"],
+            &["(mark 1 2)", "noop"],
+            &["noop", "(mark 3 3)"],
+        ],
+    );
+    let c = best(&mut tree, &win, 0, 300);
+    assert_eq!(gdl.display(&c.best.clone().unwrap()), "(mark 1 3)");
+    assert!(c.value > 0.9, "{c:?}");
+    // o to move after x's 1 1 and 1 2 (o has 2 2): o must block at 1 3.
+    let block = after(
+        &gdl,
+        &[
+            &["(mark 1 1)", "noop"],
+            &["noop", "(mark 2 2)"],
+            &["(mark 1 2)", "noop"],
+        ],
+    );
+    let c = best(&mut tree, &block, 1, 500);
+    assert_eq!(gdl.display(&c.best.clone().unwrap()), "(mark 1 3)", "{c:?}");
+    assert!(c.iterations > 100, "{c:?}");
+}
+
+#[test]
+fn the_tree_is_kept_for_a_position_it_reached() {
+    let gdl = game("tictactoe.gdl");
+    let mut tree = Mcts::new(gdl.clone(), Some(2));
+    let start = gdl.initial_state();
+    let first = best(&mut tree, &start, 0, 100);
+    assert!(first.nodes > 10, "{first:?}");
+    let later = after(&gdl, &[&["(mark 2 2)", "noop"], &["noop", "(mark 1 1)"]]);
+    let before = tree.nodes.len();
+    let expected = tree.subtree_size(&later);
+    tree.set_root(&later);
+    let root = &tree.nodes[tree.root];
+    assert_eq!(root.state, later);
+    assert!(root.visits > 0, "the subtree was not kept");
+    assert!(tree.nodes.len() < before, "the rest was not dropped");
+    assert_eq!(tree.nodes.len(), expected);
+    // Every child index is valid and every node but the root is some node's child.
+    let mut children: Vec<usize> = tree
+        .nodes
+        .iter()
+        .flat_map(|n| n.children.values().copied())
+        .collect();
+    children.sort_unstable();
+    assert_eq!(children, (1..tree.nodes.len()).collect::<Vec<_>>());
+    let again = best(&mut tree, &later, 1, 50);
+    assert!(again.best.is_some());
+    // A position the tree never reached: a fresh tree.
+    let far = after(
+        &gdl,
+        &[
+            &["(mark 3 3)", "noop"],
+            &["noop", "(mark 1 1)"],
+            &["(mark 3 1)", "noop"],
+        ],
+    );
+    tree.set_root(&far);
+    assert_eq!(tree.nodes.len(), 1);
+}
+
+#[test]
+fn simultaneous_moves_learn_that_rock_is_dominated() {
+    let gdl = game("rps_well.gdl");
+    let mut tree = Mcts::new(gdl.clone(), Some(3));
+    let start = gdl.initial_state();
+    for role in 0..2 {
+        let c = best(&mut tree, &start, role, 300);
+        let mv = gdl.display(&c.best.clone().unwrap());
+        assert_ne!(mv, "(play rock)", "{c:?}");
+        let stats = &tree.nodes[tree.root].stats[role];
+        let rock = tree.nodes[tree.root].legal[role]
+            .iter()
+            .position(|m| gdl.display(m) == "(play rock)")
+            .unwrap();
+        let most = stats.iter().map(|s| s.visits).max().unwrap();
+        assert!(
+            stats[rock].visits < most,
+            "rock is visited as much as the best move"
+        );
+    }
+}
+
+#[test]
+fn three_roles_each_get_a_legal_move() {
+    let gdl = game("lowest_unique.gdl");
+    let mut tree = Mcts::new(gdl.clone(), Some(4));
+    let start = gdl.initial_state();
+    for role in 0..3 {
+        let c = best(&mut tree, &start, role, 100);
+        let mv = c.best.clone().unwrap();
+        assert!(gdl.legal_moves(&start, role).contains(&mv));
+    }
+    // Terminal: nothing to choose.
+    let end = after(&gdl, &[&["(pick 1)", "(pick 1)", "(pick 2)"]]);
+    assert!(gdl.is_terminal(&end));
+    assert_eq!(gdl.goals(&end), vec![Some(0), Some(0), Some(100)]);
+    assert!(best(&mut tree, &end, 0, 20).best.is_none());
+}
+
+#[test]
+fn a_search_stops_at_its_deadline_and_when_stopped() {
+    let template = std::fs::read_to_string(format!(
+        "{}/../shared/reference/gdl/kiosk_breakthrough_rules_template.kif",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let gdl = Arc::new(Gdl::parse(&format!("(width 10) (height 10) {template}")).unwrap());
+    let mut tree = Mcts::new(gdl.clone(), Some(5));
+    let start = Instant::now();
+    let c = best(&mut tree, &gdl.initial_state(), 0, 150);
+    let took = start.elapsed();
+    // Generous: the check is that a long playout does not run on past the deadline.
+    assert!(took < Duration::from_millis(600), "{took:?}");
+    assert!(c.best.is_some());
+    println!("course 10x10, 150 ms: {c:?}");
+    let stop = AtomicBool::new(true);
+    let far = Instant::now() + Duration::from_secs(60);
+    let start = Instant::now();
+    let c = tree.search(&gdl.initial_state(), 1, far, &stop);
+    assert!(start.elapsed() < Duration::from_millis(100));
+    assert_eq!(c.iterations, 0);
+}

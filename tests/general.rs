@@ -1,0 +1,243 @@
+//! Games other than the Breakthrough the engine plays, over HTTP: the fallback player
+//! (Monte-Carlo tree search over the reasoner) against random players in complete
+//! matches refereed by the reasoner — tic-tac-toe, a simultaneous-move game, a game for
+//! three, scrambled Breakthrough and the course's 10x10 rules — every reply legal and in
+//! time; and START messages it cannot play refused clearly while the server serves on.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ggp_player::gdl::Gdl;
+use ggp_player::player::protocol::Request;
+use ggp_player::referee::client;
+use ggp_player::referee::dialect::Dialect;
+use ggp_player::referee::general::{GdlMatchSpec, GdlRecord, play_gdl_match};
+use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
+use ggp_player::sexpr::Sexpr;
+
+use crate::common::reference_dir;
+
+/// The fallback with 200 ms of search per move at a 1 s play clock, to keep tests short.
+const FALLBACK: &str = "--margin-ms 800";
+
+fn player(args: &str) -> PlayerSpec {
+    PlayerSpec::Command(format!("{} serve {args}", env!("CARGO_BIN_EXE_ggp-player")))
+}
+
+async fn start(args: &str) -> RunningPlayer {
+    RunningPlayer::start(&player(args)).await.unwrap()
+}
+
+fn project_rules(file: &str) -> Vec<Sexpr> {
+    let path = format!("{}/gdl/{file}", env!("CARGO_MANIFEST_DIR"));
+    Sexpr::parse_all(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn course_10x10() -> Vec<Sexpr> {
+    let template = reference_dir().join("gdl/kiosk_breakthrough_rules_template.kif");
+    let text = std::fs::read_to_string(template).unwrap();
+    Sexpr::parse_all(&format!("(width 10) (height 10) {text}")).unwrap()
+}
+
+/// The rules of the scrambled 5x5 transcript's START.
+fn scrambled_5x5() -> Vec<Sexpr> {
+    let path = reference_dir().join("wire/ggpbase_scrambled_5x5/01.http");
+    let raw = String::from_utf8(std::fs::read(path).unwrap()).unwrap();
+    // The transcripts' header lines end in a bare LF; the reply follows the body.
+    let (head, rest) = raw.split_once("\n\n").unwrap();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Length:"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let body = &rest[..length];
+    match Request::parse(body).unwrap() {
+        Request::Start { rules, .. } => rules,
+        other => panic!("not a START: {other:?}"),
+    }
+}
+
+fn spec(id: &str, rules: &[Sexpr], players: &[&RunningPlayer], dialect: Dialect) -> GdlMatchSpec {
+    GdlMatchSpec {
+        id: id.to_owned(),
+        game: id.to_owned(),
+        rules: rules.to_vec(),
+        gdl: Arc::new(Gdl::from_sexprs(rules).unwrap()),
+        addrs: players.iter().map(|p| p.addr.clone()).collect(),
+        names: (0..players.len()).map(|i| format!("p{i}")).collect(),
+        start_clock: 2,
+        play_clock: 1,
+        dialect,
+    }
+}
+
+/// Replays a record with the reasoner: every joint move legal, the game over at the end
+/// with the recorded goals; no faults; every reply within the play clock.
+fn check(record: &GdlRecord, rules: &[Sexpr]) {
+    assert!(
+        record.faults.is_empty(),
+        "{}: {:?}",
+        record.id,
+        record.faults
+    );
+    assert!(record.finished, "{}: unfinished", record.id);
+    let gdl = Gdl::from_sexprs(rules).unwrap();
+    let mut state = gdl.initial_state();
+    for joint in &record.moves {
+        let terms: Vec<_> = Sexpr::parse(joint)
+            .unwrap()
+            .as_list()
+            .unwrap()
+            .iter()
+            .map(|m| gdl.term_from_sexpr(m).unwrap())
+            .collect();
+        assert!(
+            !gdl.is_terminal(&state),
+            "{}: a move after the end",
+            record.id
+        );
+        for (role, t) in terms.iter().enumerate() {
+            assert!(
+                gdl.legal_moves(&state, role).contains(t),
+                "{}: {joint} illegal",
+                record.id
+            );
+        }
+        state = gdl.next_state(&state, &terms);
+    }
+    assert!(gdl.is_terminal(&state));
+    let goals: Vec<u32> = gdl.goals(&state).iter().map(|g| g.unwrap()).collect();
+    assert_eq!(goals, record.goals, "{}", record.id);
+    assert!(
+        record.move_us.iter().all(|&us| us < 1_000_000),
+        "{}: a reply after the play clock: {:?}",
+        record.id,
+        record.move_us
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fallback_plays_small_games_of_any_kind_against_random_players() {
+    let fallback = start(FALLBACK).await;
+    let random = start("--agent random --seed 11").await;
+    let other = start("--agent random --seed 12").await;
+    let ttt = project_rules("tictactoe.gdl");
+    // Tic-tac-toe, both roles: the fallback never loses to a random player here.
+    for (id, players, us) in [
+        ("ttt-x", [&fallback, &random], 0),
+        ("ttt-o", [&random, &fallback], 1),
+    ] {
+        let record = play_gdl_match(&spec(id, &ttt, &players, Dialect::GgpBase)).await;
+        check(&record, &ttt);
+        println!("{id}: {:?} in {} steps", record.goals, record.moves.len());
+        assert_ne!(record.goals[us], 0, "{id}: the fallback lost: {record:?}");
+    }
+    // Simultaneous moves: three rounds of rock-paper-scissors-well.
+    let rps = project_rules("rps_well.gdl");
+    let record = play_gdl_match(&spec("rps", &rps, &[&random, &fallback], Dialect::Dresden)).await;
+    check(&record, &rps);
+    assert_eq!(record.moves.len(), 3);
+    // Three roles, moving at once.
+    let lun = project_rules("lowest_unique.gdl");
+    let players = [&random, &fallback, &other];
+    let record = play_gdl_match(&spec("lun", &lun, &players, Dialect::GgpBase)).await;
+    check(&record, &lun);
+    assert_eq!(record.goals.len(), 3);
+    for p in [fallback, random, other] {
+        p.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fallback_plays_breakthrough_by_rules_it_is_sent() {
+    let fallback = start(FALLBACK).await;
+    let random = start("--agent random --seed 13").await;
+    // The course's 10x10 rules (the size-10 defect), the fallback as white.
+    let course = course_10x10();
+    let record = play_gdl_match(&spec(
+        "course10",
+        &course,
+        &[&fallback, &random],
+        Dialect::Dresden,
+    ))
+    .await;
+    check(&record, &course);
+    println!(
+        "course 10x10: {:?} in {} steps",
+        record.goals,
+        record.moves.len()
+    );
+    // Scrambled symbols, the fallback as the second role.
+    let scrambled = scrambled_5x5();
+    let record = play_gdl_match(&spec(
+        "scrambled5",
+        &scrambled,
+        &[&random, &fallback],
+        Dialect::GgpBase,
+    ))
+    .await;
+    check(&record, &scrambled);
+    println!(
+        "scrambled 5x5: {:?} in {} steps",
+        record.goals,
+        record.moves.len()
+    );
+    fallback.stop().await;
+    random.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn starts_that_cannot_be_played_are_refused_and_the_server_serves_on() {
+    let server = start(FALLBACK).await;
+    let wait = Duration::from_secs(5);
+    let ttt = project_rules("tictactoe.gdl");
+    let d = Dialect::GgpBase;
+    let cases = [
+        (
+            d.start(
+                "bad1",
+                "xplayer",
+                &Sexpr::parse_all("(init (cell 1))").unwrap(),
+                5,
+                1,
+            ),
+            vec!["cannot be played", "no (role"],
+        ),
+        (
+            d.start(
+                "bad2",
+                "a",
+                &Sexpr::parse_all("(role a) (<= (legal a ?m) (true (cell 1)))").unwrap(),
+                5,
+                1,
+            ),
+            vec!["cannot be played", "unsafe"],
+        ),
+        (
+            d.start("bad3", "white", &ttt, 5, 1),
+            vec!["role 'white'", "xplayer, oplayer"],
+        ),
+    ];
+    for (body, words) in &cases {
+        let reply = client::exchange(&server.addr, body, wait).await.unwrap();
+        assert_eq!(reply.status, 422, "{reply:?}");
+        for w in words {
+            assert!(reply.body.contains(w), "{:?} lacks {w:?}", reply.body);
+        }
+        let info = client::exchange(&server.addr, "(INFO)", wait)
+            .await
+            .unwrap();
+        assert!(info.body.contains("available"), "{info:?}");
+    }
+    // And a good START after them is played.
+    let start = d.start("good", "oplayer", &ttt, 5, 1);
+    let reply = client::exchange(&server.addr, &start, wait).await.unwrap();
+    assert_eq!(reply.body, "ready");
+    let reply = client::exchange(&server.addr, &d.play("good", None), wait)
+        .await
+        .unwrap();
+    assert_eq!(reply.body, "noop");
+    server.stop().await;
+}
