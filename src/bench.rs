@@ -19,42 +19,42 @@ pub const POSITIONS: &[BenchPosition] = &[
     BenchPosition {
         name: "5x5 start",
         diagram: "BBBBB BBBBB ..... WWWWW WWWWW",
-        depth: 15,
+        depth: 19,
     },
     BenchPosition {
         name: "5x5 middle",
         diagram: "BB.BB .BBB. ..W.. WW.WW W.WWW",
-        depth: 15,
+        depth: 19,
     },
     BenchPosition {
         name: "6x6 start",
         diagram: "BBBBBB BBBBBB ...... ...... WWWWWW WWWWWW",
-        depth: 12,
+        depth: 15,
     },
     BenchPosition {
         name: "6x6 middle",
         diagram: "BBBBBB B...B. .BBWB. ...... WWWW.W WWWW.W",
-        depth: 13,
+        depth: 16,
     },
     BenchPosition {
         name: "8x8 start",
         diagram: "BBBBBBBB BBBBBBBB ........ ........ ........ ........ WWWWWWWW WWWWWWWW",
-        depth: 10,
+        depth: 12,
     },
     BenchPosition {
         name: "8x8 opening",
         diagram: "BB.BBBBB BBB.B..B ...B.BB. ..B..... ....W..W ..W..... WW.W.WWW WWWWWWW.",
-        depth: 10,
+        depth: 12,
     },
     BenchPosition {
         name: "8x8 middle",
         diagram: ".BBBBBBB B.B..B.. .B.B...B BW..B.B. ...W.W.. ......W. W.W.WWWW WWWWW..W",
-        depth: 10,
+        depth: 12,
     },
     BenchPosition {
         name: "8x8 late middle",
         diagram: "BB.B..BB ....BB.. BBB.B.BB ..WB.B.. W..W.... W.WW..WW .W..WW.. ..W.WWWW",
-        depth: 10,
+        depth: 12,
     },
 ];
 
@@ -84,8 +84,9 @@ pub struct BenchLine {
     pub score: i32,
 }
 
-/// Searches every bench position to its depth with `eval` on `threads` threads, each
-/// position with a fresh table of `hash_mb` MiB, calling `report` after each.
+/// Searches every bench position to its depth with `eval` on `threads` threads, calling
+/// `report` after each. One table of `hash_mb` MiB serves every position, emptied before
+/// each (outside the timing): a fresh allocation would time the kernel handing out pages.
 pub fn run(
     eval: EvalKind,
     threads: usize,
@@ -97,9 +98,10 @@ pub fn run(
         threads,
         ..Options::default()
     };
+    let table = Table::new(hash_mb);
     for p in POSITIONS {
         let board = p.board();
-        let table = Table::new(hash_mb);
+        table.clear();
         let start = Instant::now();
         let r = search::search_with(
             &board,

@@ -17,7 +17,7 @@
 //!   another thread has already completed, and all stop when one reaches the depth limit
 //!   or proves the root.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::thread;
 use std::time::Instant;
 
@@ -45,6 +45,10 @@ const KEY_KILLER: [i32; 2] = [150_000, 149_999];
 /// `Game::move_priority` at or above this marks a capture or a win.
 const PRIORITY_CAPTURE: i32 = 100;
 
+/// Moves another thread is searching are deferred at this remaining depth or more.
+const DEFER_DEPTH: u32 = 3;
+/// Slots of the table of moves being searched.
+const BUSY_SLOTS: usize = 1 << 14;
 /// Late-move reductions: quiet moves from this index on, at this depth or more.
 const LMR_MOVE: usize = 3;
 const LMR_DEPTH: u32 = 3;
@@ -120,6 +124,8 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
         table,
         limits,
         reductions: options.reductions,
+        threads,
+        busy: Busy::new(if threads > 1 { BUSY_SLOTS } else { 1 }),
         done: AtomicBool::new(false),
         completed: AtomicU32::new(0),
     };
@@ -219,11 +225,56 @@ pub(super) fn extend_from_table<G: Game>(root: &G, table: &Table, pv: &mut Vec<G
     }
 }
 
+/// Moves that some thread is searching now, by position hash and move code: a small
+/// lossy table (a slot holds one key; a collision only costs a missed deferral).
+struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+impl Busy {
+    fn new(slots: usize) -> Busy {
+        Busy {
+            slots: (0..slots.next_power_of_two())
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    fn key(hash: u64, code: u16) -> u64 {
+        (hash ^ (u64::from(code) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key >> 40) as usize & (self.slots.len() - 1)
+    }
+
+    fn is_busy(&self, hash: u64, code: u16) -> bool {
+        let key = Busy::key(hash, code);
+        self.slots[self.slot(key)].load(Ordering::Relaxed) == key
+    }
+
+    /// Marks the move as being searched; returns what [`Busy::leave`] needs.
+    fn enter(&self, hash: u64, code: u16) -> (usize, u64) {
+        let key = Busy::key(hash, code);
+        let slot = self.slot(key);
+        self.slots[slot].store(key, Ordering::Relaxed);
+        (slot, key)
+    }
+
+    fn leave(&self, (slot, key): (usize, u64)) {
+        // Only if no other move has taken the slot since.
+        let _ = self.slots[slot].compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
 /// What the threads of one search share.
 struct Shared<'a> {
     table: &'a Table,
     limits: &'a Limits,
     reductions: bool,
+    threads: usize,
+    /// Moves being searched by some thread.
+    busy: Busy,
     /// Raised when the search is over: every thread stops.
     done: AtomicBool,
     /// The deepest iteration any thread has completed.
@@ -453,6 +504,44 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         self.pv_len[ply] = child_len;
     }
 
+    /// The score of move `m`, the `index`-th searched at this node: the first with the full
+    /// window, the others with a null window (reduced first when late and quiet) and a
+    /// re-search when they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        m: G::Move,
+        index: usize,
+        quiet: bool,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.game.make(m);
+        self.nodes += 1;
+        let mut sc;
+        if index == 0 {
+            sc = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+        } else {
+            let reduction =
+                if self.shared.reductions && quiet && index >= LMR_MOVE && depth >= LMR_DEPTH {
+                    1 + u32::from(index >= 2 * LMR_MOVE && depth > LMR_DEPTH + 1)
+                } else {
+                    0
+                };
+            sc = -self.negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+            if sc > alpha && reduction > 0 && !self.aborted {
+                sc = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
+            }
+            if sc > alpha && sc < beta && !self.aborted {
+                sc = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            }
+        }
+        self.game.unmake(m);
+        sc
+    }
+
     fn must_stop(&self) -> bool {
         self.shared.done.load(Ordering::Relaxed) || self.shared.limits.must_abort()
     }
@@ -544,40 +633,49 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
 
         let mut best = -INFINITY;
         let mut best_move = None;
-        for i in 0..n {
-            // Pick the most promising remaining move (cut-offs make a full sort wasteful).
-            let mut pick = i;
-            for j in i + 1..n {
-                if keys[j] > keys[pick] {
-                    pick = j;
+        // With several threads, a move another thread is searching right now is put off
+        // to the end (it may be answered from the table by then); the first move never is.
+        let defer = self.shared.threads > 1 && depth >= DEFER_DEPTH;
+        let mut deferred = [0u8; MAX_BRANCHING];
+        let mut n_deferred = 0;
+        let mut searched = 0;
+        let mut i = 0;
+        let mut d = 0;
+        loop {
+            let index = if i < n {
+                // Pick the most promising remaining move (cut-offs make a full sort wasteful).
+                let mut pick = i;
+                for j in i + 1..n {
+                    if keys[j] > keys[pick] {
+                        pick = j;
+                    }
                 }
-            }
-            moves.swap(i, pick);
-            keys.swap(i, pick);
-            let m = moves[i];
-            let quiet = keys[i] < KEY_KILLER[1];
-
-            self.game.make(m);
-            self.nodes += 1;
-            let mut sc;
-            if i == 0 {
-                sc = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+                moves.swap(i, pick);
+                keys.swap(i, pick);
+                i += 1;
+                if defer
+                    && searched > 0
+                    && self.shared.busy.is_busy(hash, G::move_code(moves[i - 1]))
+                {
+                    deferred[n_deferred] = (i - 1) as u8;
+                    n_deferred += 1;
+                    continue;
+                }
+                i - 1
+            } else if d < n_deferred {
+                d += 1;
+                deferred[d - 1] as usize
             } else {
-                let reduction =
-                    if self.shared.reductions && quiet && i >= LMR_MOVE && depth >= LMR_DEPTH {
-                        1 + u32::from(i >= 2 * LMR_MOVE && depth > LMR_DEPTH + 1)
-                    } else {
-                        0
-                    };
-                sc = -self.negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
-                if sc > alpha && reduction > 0 && !self.aborted {
-                    sc = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
-                }
-                if sc > alpha && sc < beta && !self.aborted {
-                    sc = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
-                }
+                break;
+            };
+            let m = moves[index];
+            let quiet = keys[index] < KEY_KILLER[1];
+            let busy = defer.then(|| self.shared.busy.enter(hash, G::move_code(m)));
+            let sc = self.search_move(m, searched, quiet, depth, ply, alpha, beta);
+            if let Some(slot) = busy {
+                self.shared.busy.leave(slot);
             }
-            self.game.unmake(m);
+            searched += 1;
             if self.aborted {
                 return 0;
             }
