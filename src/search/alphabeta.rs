@@ -225,6 +225,19 @@ pub(super) fn extend_from_table<G: Game>(root: &G, table: &Table, pv: &mut Vec<G
     }
 }
 
+/// Moves the most promising remaining move (largest key from `i` on) to position `i`:
+/// cut-offs make a full sort wasteful.
+pub(super) fn pick_next<M>(moves: &mut [M], keys: &mut [i32], i: usize) {
+    let mut pick = i;
+    for j in i + 1..keys.len() {
+        if keys[j] > keys[pick] {
+            pick = j;
+        }
+    }
+    moves.swap(i, pick);
+    keys.swap(i, pick);
+}
+
 /// Moves that some thread is searching now, by position hash and move code: a small
 /// lossy table (a slot holds one key; a collision only costs a missed deferral).
 struct Busy {
@@ -643,15 +656,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         let mut d = 0;
         loop {
             let index = if i < n {
-                // Pick the most promising remaining move (cut-offs make a full sort wasteful).
-                let mut pick = i;
-                for j in i + 1..n {
-                    if keys[j] > keys[pick] {
-                        pick = j;
-                    }
-                }
-                moves.swap(i, pick);
-                keys.swap(i, pick);
+                pick_next(moves, &mut keys[..n], i);
                 i += 1;
                 if defer
                     && searched > 0
@@ -698,13 +703,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_in {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_in, beta);
         table.store(
             hash,
             ply,

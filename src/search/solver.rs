@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use tracing::info;
 
+use super::alphabeta::pick_next;
 use super::limits::Limits;
 use super::score::{self, WIN};
 use super::tt::{Bound, Table};
@@ -143,14 +144,7 @@ impl<G: Game> Solver<'_, G> {
         let mut best = -2;
         let mut best_move = None;
         for i in 0..n {
-            let mut pick = i;
-            for j in i + 1..n {
-                if keys[j] > keys[pick] {
-                    pick = j;
-                }
-            }
-            moves.swap(i, pick);
-            keys.swap(i, pick);
+            pick_next(moves, &mut keys[..n], i);
             let m = moves[i];
             self.game.make(m);
             let v = -self.negamax(-beta, -alpha);
@@ -167,13 +161,7 @@ impl<G: Game> Solver<'_, G> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_in {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_in, beta);
         self.table.store(
             hash,
             0,

@@ -31,6 +31,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft search result `best` says, given the window `(alpha, beta)` it was
+    /// searched with.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// An entry as read back from the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
