@@ -41,6 +41,37 @@ fn solve_prints_the_value_and_a_line_that_keeps_it() {
 }
 
 #[test]
+fn selfplay_plays_every_opening_with_both_colours() {
+    // An evaluation against itself: each opening's two games are the same game with the
+    // colours swapped, so the first side scores exactly half.
+    let out = run(&[
+        "selfplay",
+        "improved",
+        "improved",
+        "--size",
+        "5x5",
+        "--depth",
+        "2",
+        "--openings",
+        "5",
+    ]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("improved vs improved on 5x5 at depth 2: +")
+            && stdout.contains("score 50.0%"),
+        "{stdout}"
+    );
+    let games: u32 = stdout
+        .split(['+', '=', '-', ','])
+        .skip(1)
+        .take(3)
+        .map(|n| n.trim().parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(games, 10, "{stdout}");
+}
+
+#[test]
 fn bad_sizes_and_depths_are_rejected_with_the_valid_range() {
     let cases: &[(&[&str], &str)] = &[
         (&["perft", "11x8", "3"], "2-10"),

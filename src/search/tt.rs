@@ -111,7 +111,7 @@ impl Table {
         }
     }
 
-    /// Per mille of the first thousand buckets' entries written by the current search.
+    /// Per mille of the entries in the first 500 buckets that the current search wrote.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & GEN_MASK;
         let sample = (self.mask + 1).min(500);
