@@ -146,7 +146,7 @@ fn main() -> ExitCode {
             };
         }
     };
-    init_logging(match cli.command {
+    let _flush_logs_on_exit = init_logging(match cli.command {
         Command::Serve(_) => "info",
         Command::Match(_) | Command::Tournament(_) => "error",
         _ => "warn",
@@ -160,14 +160,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// Logs to stderr; `RUST_LOG` overrides `default`.
-fn init_logging(default: &str) {
+/// Logs to stderr; `RUST_LOG` overrides `default`. Lines go through a background writer
+/// that drops lines rather than wait: a search thread logging into a pipe nobody reads
+/// (or a slow terminal) must never hold up a reply. The guard flushes at exit.
+fn init_logging(default: &str) -> tracing_appender::non_blocking::WorkerGuard {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(true)
+        .finish(std::io::stderr());
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(writer)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    guard
 }
 
 fn run(command: Command) -> anyhow::Result<()> {

@@ -329,3 +329,63 @@ fn match_and_tournament_play_a_gdl_file() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// One HTTP exchange with a player, reading the reply to the end (as the controllers do).
+fn exchange(port: u16, body: &str) -> std::io::Result<String> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(5)))?;
+    write!(
+        stream,
+        "POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply)?;
+    Ok(reply)
+}
+
+#[test]
+fn a_player_whose_log_nobody_reads_keeps_replying() {
+    use std::process::Stdio;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    // stderr is a pipe that is never read: once its buffer is full, a player that waited
+    // for its log lines to be written would stop answering.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(["serve", "--port", &port.to_string(), "--margin-ms", "900"])
+        .env("RUST_LOG", "trace")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while exchange(port, "( INFO )").is_err() {
+        assert!(started.elapsed().as_secs() < 10, "the player did not start");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let rules = ggp_player::gdl::breakthrough_rules("5x5".parse().unwrap());
+    let rules: String = rules
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut result = Ok(());
+    for i in 0..40 {
+        let start = exchange(port, &format!("(START m{i} white ({rules}) 5 1)"));
+        let play = exchange(port, &format!("(PLAY m{i} NIL)"));
+        match (start, play) {
+            (Ok(s), Ok(p)) if s.ends_with("ready") && p.contains("(move ") => {}
+            other => {
+                result = Err(format!("exchange {i}: {other:?}"));
+                break;
+            }
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    result.unwrap();
+}
