@@ -408,7 +408,14 @@ fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
         let sc = run.best.map_or(0, |b| b.1);
         // Solved: a forced win or loss, or no leaf left to guess about.
         if score::is_decisive(sc) || !s.horizon {
-            run.proven = Some(score::decisive_outcome(sc).unwrap_or(Outcome::Draw));
+            let outcome = score::decisive_outcome(sc).unwrap_or(Outcome::Draw);
+            run.proven = Some(outcome);
+            if outcome == Outcome::Draw
+                && let Some(m) = s.most_hopeful_draw(depth, &root_moves)
+            {
+                run.best = Some((m, score::DRAW));
+                run.pv = vec![m];
+            }
             shared.done.store(true, Ordering::Relaxed);
             break;
         }
@@ -504,6 +511,30 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
             );
         }
         best
+    }
+
+    /// At a root proven to be a draw, the drawing move that leaves the opponent the most
+    /// room to go wrong: every root move is searched again with a window around the draw
+    /// (cheap: the table holds the proof), and among those that keep the draw the one
+    /// the evaluation likes best is chosen. A perfect opponent draws anyway; a fallible
+    /// one should not be handed a dead blockade. `None` if the search is stopped first.
+    fn most_hopeful_draw(&mut self, depth: u32, root_moves: &[(G::Move, i32)]) -> Option<G::Move> {
+        let mut best: Option<(G::Move, i32)> = None;
+        for &(m, _) in root_moves {
+            self.game.make(m);
+            self.horizon = false;
+            let sc = -self.negamax(depth - 1, 1, -1, 1);
+            let hope = -self.eval.evaluate(&self.game);
+            self.game.unmake(m);
+            if self.aborted {
+                return None;
+            }
+            // Only a proven draw counts (an unproven 0 may hide a loss).
+            if sc == score::DRAW && !self.horizon && best.is_none_or(|(_, h)| hope > h) {
+                best = Some((m, hope));
+            }
+        }
+        best.map(|(m, _)| m)
     }
 
     fn update_pv(&mut self, ply: usize, m: G::Move) {
