@@ -17,12 +17,13 @@
 //!   another thread has already completed, and all stop when one reaches the depth limit
 //!   or proves the root.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::thread;
 use std::time::Instant;
 
 use tracing::{debug, info};
 
+use super::busy::Busy;
 use super::limits::{Limits, MAX_DEPTH};
 use super::score::{self, INFINITY, WIN};
 use super::stats::{IterationStats, SearchResult, rate};
@@ -236,48 +237,6 @@ pub(super) fn pick_next<M>(moves: &mut [M], keys: &mut [i32], i: usize) {
     }
     moves.swap(i, pick);
     keys.swap(i, pick);
-}
-
-/// Moves that some thread is searching now, by position hash and move code: a small
-/// lossy table (a slot holds one key; a collision only costs a missed deferral).
-struct Busy {
-    slots: Box<[AtomicU64]>,
-}
-
-impl Busy {
-    fn new(slots: usize) -> Busy {
-        Busy {
-            slots: (0..slots.next_power_of_two())
-                .map(|_| AtomicU64::new(0))
-                .collect(),
-        }
-    }
-
-    fn key(hash: u64, code: u16) -> u64 {
-        (hash ^ (u64::from(code) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1
-    }
-
-    fn slot(&self, key: u64) -> usize {
-        (key >> 40) as usize & (self.slots.len() - 1)
-    }
-
-    fn is_busy(&self, hash: u64, code: u16) -> bool {
-        let key = Busy::key(hash, code);
-        self.slots[self.slot(key)].load(Ordering::Relaxed) == key
-    }
-
-    /// Marks the move as being searched; returns what [`Busy::leave`] needs.
-    fn enter(&self, hash: u64, code: u16) -> (usize, u64) {
-        let key = Busy::key(hash, code);
-        let slot = self.slot(key);
-        self.slots[slot].store(key, Ordering::Relaxed);
-        (slot, key)
-    }
-
-    fn leave(&self, (slot, key): (usize, u64)) {
-        // Only if no other move has taken the slot since.
-        let _ = self.slots[slot].compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
-    }
 }
 
 /// What the threads of one search share.

@@ -2,6 +2,7 @@
 //! alpha-beta with a hard deadline and per-iteration statistics.
 
 mod alphabeta;
+mod busy;
 mod limits;
 pub mod score;
 mod solver;
