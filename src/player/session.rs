@@ -356,13 +356,18 @@ mod tests {
         "/../shared/reference/gdl/kiosk_breakthrough_rules_template.kif"
     ));
 
-    fn session(role: &str, w: u32, h: u32, upper: bool) -> Session {
+    /// The course rules for a board, upper-cased as Dresden sends them if `upper`.
+    fn course_rules(w: u32, h: u32, upper: bool) -> Vec<Sexpr> {
         let mut text = format!("(width {w}) (height {h}) {TEMPLATE}");
         if upper {
             text = text.to_ascii_uppercase();
         }
-        let rules = Sexpr::parse_all(&text).unwrap();
+        Sexpr::parse_all(&text).unwrap()
+    }
+
+    fn session(role: &str, w: u32, h: u32, upper: bool) -> Session {
         let clock = Duration::from_secs(1);
+        let rules = course_rules(w, h, upper);
         Session::new("m", role, &rules, clock, clock, AgentConfig::default()).unwrap()
     }
 
@@ -419,11 +424,7 @@ mod tests {
     }
 
     fn open_course(role: &str, w: u32, h: u32, upper: bool) -> Opened {
-        let mut text = format!("(width {w}) (height {h}) {TEMPLATE}");
-        if upper {
-            text = text.to_ascii_uppercase();
-        }
-        let rules = Sexpr::parse_all(&text).unwrap();
+        let rules = course_rules(w, h, upper);
         let d = Duration::from_secs(1);
         open("m", role, &rules, d, d, AgentConfig::default()).unwrap()
     }
