@@ -8,7 +8,6 @@
 //! The solver's table must not be shared with the playing search: its win and loss
 //! entries carry no distance.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use tracing::info;
@@ -42,7 +41,7 @@ pub fn solve<G: Game>(root: &G, limits: &Limits, table: &Table) -> Solution<G::M
         table,
         limits,
         nodes: 0,
-        aborted: AtomicBool::new(false),
+        aborted: false,
     };
     table.new_search();
     // Two null-window tests around the draw: can the side to move win? Can it avoid losing?
@@ -76,7 +75,7 @@ struct Solver<'a, G> {
     table: &'a Table,
     limits: &'a Limits,
     nodes: u64,
-    aborted: AtomicBool,
+    aborted: bool,
 }
 
 /// Outcome values: the table keeps them as ±WIN at the stored position (no distance).
@@ -91,16 +90,16 @@ fn from_score(s: i32) -> i32 {
 impl<G: Game> Solver<'_, G> {
     fn test(&mut self, alpha: i32, beta: i32) -> Option<i32> {
         let v = self.negamax(alpha, beta);
-        (!self.aborted.load(Ordering::Relaxed)).then_some(v)
+        (!self.aborted).then_some(v)
     }
 
     /// The value (−1, 0 or 1) within `(alpha, beta)`, fail-soft.
     fn negamax(&mut self, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & (CHECK_EVERY - 1) == 0 && self.limits.must_abort() {
-            self.aborted.store(true, Ordering::Relaxed);
+            self.aborted = true;
         }
-        if self.aborted.load(Ordering::Relaxed) {
+        if self.aborted {
             return 0;
         }
         if let Some(o) = self.game.decided() {
@@ -149,7 +148,7 @@ impl<G: Game> Solver<'_, G> {
             self.game.make(m);
             let v = -self.negamax(-beta, -alpha);
             self.game.unmake(m);
-            if self.aborted.load(Ordering::Relaxed) {
+            if self.aborted {
                 return 0;
             }
             if v > best {
