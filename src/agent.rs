@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::breakthrough::eval::{Baseline, Improved, Racing};
+use crate::breakthrough::eval::{Baseline, Improved, Racing, Tuned};
 use crate::breakthrough::{Board, Move, MoveList};
 use crate::game::Evaluator;
 use crate::search::{self, Limits, Options, SearchResult, Table};
@@ -27,6 +27,9 @@ pub enum EvalKind {
     Improved,
     /// `improved` plus pawn races: unstoppable runners, who arrives first.
     Racing,
+    /// Pawns by distance to goal, guards, defended/hanging/exchanged pawns and races,
+    /// weighted by a fit to self-play results (`tune`).
+    Tuned,
 }
 
 impl EvalKind {
@@ -35,6 +38,7 @@ impl EvalKind {
             EvalKind::Baseline => &Baseline,
             EvalKind::Improved => &Improved,
             EvalKind::Racing => &Racing,
+            EvalKind::Tuned => &Tuned,
         }
     }
 }
@@ -45,6 +49,7 @@ impl fmt::Display for EvalKind {
             EvalKind::Baseline => "baseline",
             EvalKind::Improved => "improved",
             EvalKind::Racing => "racing",
+            EvalKind::Tuned => "tuned",
         })
     }
 }
@@ -69,7 +74,7 @@ impl Default for AgentConfig {
     fn default() -> Self {
         AgentConfig {
             kind: AgentKind::Alphabeta,
-            eval: EvalKind::Improved,
+            eval: EvalKind::Tuned,
             seed: None,
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,

@@ -15,3 +15,4 @@ pub mod referee;
 pub mod search;
 pub mod selfplay;
 pub mod sexpr;
+pub mod tune;

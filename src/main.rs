@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB, EvalKind};
 use ggp_player::breakthrough::{Board, BoardSize, Variant, perft::perft};
@@ -18,7 +19,7 @@ use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::stats::{Sprt, format_elo};
 use ggp_player::referee::tournament::{self, Entrant, Format, GdlGame, TournamentConfig};
 use ggp_player::sexpr::Sexpr;
-use ggp_player::{bench, search, selfplay};
+use ggp_player::{bench, search, selfplay, tune};
 use tracing_subscriber::EnvFilter;
 
 /// The deepest perft accepted: deeper runs take hours even on small boards.
@@ -76,32 +77,31 @@ enum Command {
         #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
         hash_mb: usize,
     },
-    /// Tune evaluations: two of them play each other in this process at a fixed depth,
+    /// Compare evaluations: two of them play each other in this process at a fixed depth,
     /// from random openings (each with both colours); prints the first one's score and Elo.
+    /// With --record, also writes every position and its game's result for `tune`.
     Selfplay {
-        /// The evaluation under test.
-        first: EvalKind,
-        /// The evaluation it is compared with.
-        second: EvalKind,
-        /// Board size WIDTHxHEIGHT.
-        #[arg(long, default_value = "8x8")]
-        size: BoardSize,
-        /// Search depth of every move.
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=20))]
-        depth: u32,
-        /// Random openings; each is played twice, colours swapped.
-        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-        openings: u32,
-        /// Random plies in each opening.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=20))]
-        opening_plies: u32,
-        /// Seed of the openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        config: selfplay::SelfplayConfig,
+        /// Append the games' positions to this file (one line each, with the result).
+        #[arg(long)]
+        record: Option<PathBuf>,
+    },
+    /// Fit the `tuned` evaluation's weights to recorded games (from `selfplay --record`):
+    /// a logistic regression of the results on the evaluation's features, checked on
+    /// every tenth game held out. Prints the fit and writes the weights as Rust source.
+    Tune {
+        /// Positions files written by `selfplay --record`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Where to write the weights (e.g. src/breakthrough/weights.rs); printed if absent.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Search the fixed benchmark positions to fixed depths; prints nodes, time, nodes/s.
     Bench {
-        /// Evaluation used by the search.
+        /// Evaluation used by the search (`improved` by default, so that node counts stay
+        /// comparable between versions).
         #[arg(long, value_enum, default_value_t = EvalKind::Improved)]
         eval: EvalKind,
         /// Threads of each search.
@@ -203,40 +203,8 @@ fn run(command: Command) -> anyhow::Result<()> {
             time,
             hash_mb,
         } => solve(size, time, hash_mb)?,
-        Command::Selfplay {
-            first,
-            second,
-            size,
-            depth,
-            openings,
-            opening_plies,
-            seed,
-        } => {
-            let config = selfplay::SelfplayConfig {
-                first,
-                second,
-                size,
-                depth,
-                openings,
-                opening_plies,
-                seed,
-                workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            };
-            let bar = indicatif::ProgressBar::new(u64::from(openings) * 2);
-            let wdl = selfplay::run(&config, |w| {
-                bar.set_position(u64::from(w.games()));
-                bar.set_message(format!("{w}"));
-            });
-            bar.finish_and_clear();
-            let (lo, elo, hi) = wdl.elo();
-            println!(
-                "{first} vs {second} on {size} at depth {depth}: {wdl}, score {:.1}%, Elo {} [{}, {}]",
-                100.0 * wdl.score(),
-                format_elo(elo),
-                format_elo(lo),
-                format_elo(hi)
-            );
-        }
+        Command::Selfplay { config, record } => selfplay_cmd(&config, record)?,
+        Command::Tune { files, out } => tune_cmd(&files, out)?,
         Command::Bench {
             eval,
             threads,
@@ -278,6 +246,101 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
         Ok(t) if t > 0.0 && t <= 1e6 => Ok(t),
         _ => Err("expected a number of seconds above 0 (at most 1000000)".to_owned()),
     }
+}
+
+fn selfplay_cmd(config: &selfplay::SelfplayConfig, record: Option<PathBuf>) -> anyhow::Result<()> {
+    use std::io::Write;
+    let writer = match &record {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open {} to record positions", path.display()))?;
+            Some(std::sync::Mutex::new(std::io::BufWriter::new(file)))
+        }
+        None => None,
+    };
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let bar = indicatif::ProgressBar::new(u64::from(config.openings) * 2);
+    let wdl = selfplay::run(
+        config,
+        |w| {
+            bar.set_position(u64::from(w.games()));
+            bar.set_message(format!("{w}"));
+        },
+        |samples| {
+            let Some(w) = &writer else { return };
+            let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
+            let ok = samples
+                .iter()
+                .all(|s| writeln!(w, "{}", s.to_line()).is_ok());
+            if !ok {
+                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        },
+    );
+    bar.finish_and_clear();
+    if let Some(w) = writer {
+        let mut w = w.into_inner().unwrap_or_else(|e| e.into_inner());
+        if w.flush().is_err() || failed.into_inner() {
+            anyhow::bail!("writing the positions failed; the file may be incomplete");
+        }
+    }
+    let (lo, elo, hi) = wdl.elo();
+    println!(
+        "{} vs {} on {} at depth {}: {wdl}, score {:.1}%, Elo {} [{}, {}]",
+        config.first,
+        config.second,
+        config.size,
+        config.depth,
+        100.0 * wdl.score(),
+        format_elo(elo),
+        format_elo(lo),
+        format_elo(hi)
+    );
+    Ok(())
+}
+
+fn tune_cmd(files: &[PathBuf], out: Option<PathBuf>) -> anyhow::Result<()> {
+    let mut samples = Vec::new();
+    let mut tactical = 0;
+    for path in files {
+        let file = std::fs::File::open(path)
+            .with_context(|| format!("cannot open positions file {}", path.display()))?;
+        let (s, t) = tune::read(std::io::BufReader::new(file))
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        samples.extend(s);
+        tactical += t;
+    }
+    eprintln!(
+        "fitting {} positions ({tactical} tactical ones left out)",
+        samples.len()
+    );
+    let fit = tune::fit(&samples).map_err(|e| anyhow::anyhow!(e))?;
+    let report = format!(
+        "Fitted on {} positions; {} positions of held-out games:\n\
+         tuned:    log-loss {:.4}, winner predicted {:.1}%\n\
+         improved: log-loss {:.4}, winner predicted {:.1}%",
+        fit.train_positions,
+        fit.test_positions,
+        fit.test_loss,
+        100.0 * fit.test_accuracy,
+        fit.improved_test_loss,
+        100.0 * fit.improved_test_accuracy
+    );
+    println!("{report}");
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let source = tune::weights_source(&fit, &format!("From: {}\n{report}", names.join(" ")));
+    match out {
+        Some(path) => {
+            std::fs::write(&path, source)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            println!("weights written to {}", path.display());
+        }
+        None => print!("{source}"),
+    }
+    Ok(())
 }
 
 fn solve(size: BoardSize, time: f64, hash_mb: usize) -> anyhow::Result<()> {
@@ -343,7 +406,7 @@ struct ServeArgs {
     #[arg(long, value_enum, default_value_t = AgentKind::Alphabeta)]
     agent: AgentKind,
     /// Evaluation used by the alphabeta agent.
-    #[arg(long, value_enum, default_value_t = EvalKind::Improved)]
+    #[arg(long, value_enum, default_value_t = EvalKind::Tuned)]
     eval: EvalKind,
     /// Milliseconds kept back from the play clock: the search stops at receipt time + play
     /// clock - margin. Measured at a 1 s play clock with two matches at once on a 2-core
@@ -442,7 +505,6 @@ enum GdlCommand {
 }
 
 fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
-    use anyhow::Context;
     use rand::seq::IndexedRandom;
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
@@ -567,7 +629,6 @@ fn rules_for(size: BoardSize) -> Vec<Sexpr> {
 
 /// A GDL file read and compiled: its name (the file's stem), its rules.
 fn gdl_game(path: &std::path::Path) -> anyhow::Result<GdlGame> {
-    use anyhow::Context;
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let rules =

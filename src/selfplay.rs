@@ -16,25 +16,42 @@ use crate::agent::EvalKind;
 use crate::breakthrough::{Board, BoardSize, Color, MoveList};
 use crate::referee::stats::Wdl;
 use crate::search::{self, Limits, Options, Table};
+use crate::tune::Sample;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct SelfplayConfig {
+    /// The evaluation under test.
     pub first: EvalKind,
+    /// The evaluation it is compared with.
     pub second: EvalKind,
+    /// Board size WIDTHxHEIGHT.
+    #[arg(long, default_value = "8x8")]
     pub size: BoardSize,
+    /// Search depth of every move.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
-    /// Openings; each is played twice (colours swapped).
+    /// Random openings; each is played twice, colours swapped.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub openings: u32,
-    /// Random plies of each opening.
+    /// Random plies in each opening.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub opening_plies: u32,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once.
+    /// Games played at once (default: all cores).
+    #[arg(skip = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     pub workers: usize,
 }
 
 /// Plays the match; returns `first`'s wins, draws and losses. `progress` is called after
-/// each game with the running totals.
-pub fn run(config: &SelfplayConfig, progress: impl Fn(&Wdl) + Sync) -> Wdl {
+/// each game with the running totals, `record` with the game's positions (the training
+/// data of `tune`).
+pub fn run(
+    config: &SelfplayConfig,
+    progress: impl Fn(&Wdl) + Sync,
+    record: impl Fn(&[Sample]) + Sync,
+) -> Wdl {
     let openings = openings(config);
     let total = std::sync::Mutex::new(Wdl::default());
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -48,7 +65,19 @@ pub fn run(config: &SelfplayConfig, progress: impl Fn(&Wdl) + Sync) -> Wdl {
                         break;
                     }
                     let first_is_white = i.is_multiple_of(2);
-                    let score = play(config, &openings[i / 2], first_is_white, &table);
+                    let (score, positions) = play(config, &openings[i / 2], first_is_white, &table);
+                    let white_score = if first_is_white { score } else { 1.0 - score };
+                    let samples: Vec<Sample> = positions
+                        .into_iter()
+                        .map(|board| Sample {
+                            board,
+                            white_score,
+                            // Both games of an opening share its number, so that
+                            // `tune` never trains on one and tests on the other.
+                            game: (i / 2) as u64,
+                        })
+                        .collect();
+                    record(&samples);
                     let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
                     t.add(score);
                     progress(&t);
@@ -84,9 +113,16 @@ fn openings(config: &SelfplayConfig) -> Vec<Board> {
     out
 }
 
-/// One game from `opening`; returns the first evaluation's score (1, 0.5 or 0).
-fn play(config: &SelfplayConfig, opening: &Board, first_is_white: bool, table: &Table) -> f64 {
+/// One game from `opening`; returns the first evaluation's score (1, 0.5 or 0) and the
+/// positions of the game (the finished one excluded).
+fn play(
+    config: &SelfplayConfig,
+    opening: &Board,
+    first_is_white: bool,
+    table: &Table,
+) -> (f64, Vec<Board>) {
     let mut board = opening.clone();
+    let mut positions = Vec::new();
     let limits = Limits::depth(config.depth);
     let options = Options::default();
     loop {
@@ -96,11 +132,12 @@ fn play(config: &SelfplayConfig, opening: &Board, first_is_white: bool, table: &
             } else {
                 Color::Black
             };
-            return match result {
+            let score = match result {
                 Some(winner) if winner == first => 1.0,
                 Some(_) => 0.0,
                 None => 0.5,
             };
+            return (score, positions);
         }
         let white_to_move = board.side_to_move() == Color::White;
         let eval = if white_to_move == first_is_white {
@@ -112,8 +149,9 @@ fn play(config: &SelfplayConfig, opening: &Board, first_is_white: bool, table: &
         table.clear();
         let r = search::search_with(&board, eval.evaluator(), &limits, table, &options);
         let Some(m) = r.best_move else {
-            return 0.5; // Unreachable: a game that is not over has a move.
+            return (0.5, positions); // Unreachable: a game that is not over has a move.
         };
+        positions.push(board.clone());
         board.make(m);
     }
 }

@@ -72,6 +72,65 @@ fn selfplay_plays_every_opening_with_both_colours() {
 }
 
 #[test]
+fn selfplay_records_positions_that_tune_fits() {
+    let dir = std::env::temp_dir().join(format!("ggp-cli-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("positions.txt");
+    let weights = dir.join("weights.rs");
+    let _ = std::fs::remove_file(&data);
+    let data_arg = data.to_str().unwrap();
+    for (size, seed) in [("5x6", "1"), ("6x5", "2")] {
+        let out = run(&[
+            "selfplay",
+            "improved",
+            "improved",
+            "--size",
+            size,
+            "--depth",
+            "2",
+            "--openings",
+            "40",
+            "--seed",
+            seed,
+            "--record",
+            data_arg,
+        ]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    // Every game is recorded (appended), one position per line; a run's 40 openings are
+    // numbered (both of an opening's games share its number).
+    let text = std::fs::read_to_string(&data).unwrap();
+    let games: std::collections::HashSet<(&str, &str)> = text
+        .lines()
+        .map(|l| {
+            let mut f = l.split(' ');
+            (f.next().unwrap(), f.next().unwrap())
+        })
+        .collect();
+    assert_eq!(games.len(), 80);
+
+    let out = run(&["tune", data_arg, "--out", weights.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("tuned:    log-loss"), "{stdout}");
+    assert!(stdout.contains("improved: log-loss"), "{stdout}");
+    let source = std::fs::read_to_string(&weights).unwrap();
+    assert!(source.contains("pub const WEIGHTS: [i32; COUNT] = ["));
+    assert_eq!(
+        source.lines().filter(|l| l.contains(", // ")).count(),
+        ggp_player::breakthrough::features::COUNT
+    );
+
+    // A damaged file is refused with the line that is wrong.
+    std::fs::write(&data, "0 8x8 w ff ff00 1\nnot a position\n").unwrap();
+    let out = run(&["tune", data_arg]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line 2"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_sizes_and_depths_are_rejected_with_the_valid_range() {
     let cases: &[(&[&str], &str)] = &[
         (&["perft", "11x8", "3"], "2-10"),

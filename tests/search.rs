@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use ggp_player::agent::{Agent, AgentConfig, AgentKind, EvalKind};
-use ggp_player::breakthrough::eval::{Baseline, Improved, Racing};
+use ggp_player::breakthrough::eval::{Baseline, Improved, Racing, Tuned};
 use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList};
 use ggp_player::game::{Evaluator, Game, Outcome};
 use ggp_player::search::{self, Limits, score};
@@ -87,7 +87,7 @@ fn random_position(rng: &mut Xoshiro256PlusPlus, size: &str, plies: usize) -> Op
 #[test]
 fn alphabeta_scores_equal_minimax_scores() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-    let evals: [&dyn Evaluator<Board>; 3] = [&Baseline, &Improved, &Racing];
+    let evals: [&dyn Evaluator<Board>; 4] = [&Baseline, &Improved, &Racing, &Tuned];
     let mut checked = 0;
     for (size, plies, depth) in [
         ("3x5", 2, 6),
@@ -463,7 +463,7 @@ fn mirrored(board: &Board) -> Board {
 #[test]
 fn evaluations_are_colour_symmetric() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
-    let evals: [&dyn Evaluator<Board>; 3] = [&Baseline, &Improved, &Racing];
+    let evals: [&dyn Evaluator<Board>; 4] = [&Baseline, &Improved, &Racing, &Tuned];
     let mut checked = 0;
     for size in ["5x5", "6x6", "8x8", "7x9", "10x10"] {
         for plies in [4, 10, 20, 30] {
@@ -478,6 +478,106 @@ fn evaluations_are_colour_symmetric() {
         }
     }
     assert!(checked >= 12, "{checked}");
+}
+
+/// The position reflected left to right.
+fn reflected(board: &Board) -> Board {
+    let g = board.geometry();
+    let (w, h) = (g.width() as u32, g.height() as u32);
+    let mut pawns = [0u128; 2];
+    for y in 1..=h {
+        for x in 1..=w {
+            let from = g.square(x, y).unwrap();
+            let to = g.square(w + 1 - x, y).unwrap();
+            for c in [Color::White, Color::Black] {
+                if board.pawns(c) >> from & 1 == 1 {
+                    pawns[c.index()] |= 1 << to;
+                }
+            }
+        }
+    }
+    Board::from_parts(*g, pawns, board.side_to_move())
+}
+
+#[test]
+fn evaluations_are_left_right_symmetric() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(22);
+    let evals: [&dyn Evaluator<Board>; 4] = [&Baseline, &Improved, &Racing, &Tuned];
+    let mut checked = 0;
+    for size in ["2x6", "3x5", "5x5", "6x6", "7x7", "8x8", "9x6", "10x10"] {
+        for plies in [2, 6, 12, 20, 30] {
+            let Some(board) = random_position(&mut rng, size, plies) else {
+                continue;
+            };
+            let r = reflected(&board);
+            assert_ne!(board.hash(), r.hash(), "{board:?}");
+            for eval in evals {
+                assert_eq!(eval.evaluate(&board), eval.evaluate(&r), "{board:?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked}");
+}
+
+/// The tuned evaluation's weights were fitted to games; whatever they are, they must
+/// value the things that decide games the right way round: a pawn more is better, a
+/// runner that wins the race is better, and no evaluation comes near a proven score.
+#[test]
+fn tuned_values_material_and_races_the_right_way_round() {
+    let base = Board::from_diagram(
+        "BBBBBB
+         BBBBBB
+         ......
+         ......
+         WWWWWW
+         WWWWWW",
+        Color::White,
+    )
+    .unwrap();
+    let less = Board::from_diagram(
+        "BBBBBB
+         BBBBBB
+         ......
+         ......
+         WWWWW.
+         WWWWWW",
+        Color::White,
+    )
+    .unwrap();
+    assert!(Tuned.evaluate(&base) > Tuned.evaluate(&less));
+    // A white runner two rows from its goal, out of reach of every black pawn.
+    let runner = Board::from_diagram(
+        "B.....
+         B.....
+         .....W
+         ......
+         WWWW..
+         WWWW..",
+        Color::Black,
+    )
+    .unwrap();
+    // The same material with a black pawn in the runner's cone (e6 can take it on e5).
+    let blocked = Board::from_diagram(
+        "B...B.
+         ......
+         .....W
+         ......
+         WWWW..
+         WWWW..",
+        Color::Black,
+    )
+    .unwrap();
+    let (r, b) = (Tuned.evaluate(&runner), Tuned.evaluate(&blocked));
+    assert!(r + 200 < b, "runner {r}, blocked {b}");
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+    for size in ["4x4", "8x8", "10x10"] {
+        for plies in [0, 10, 40] {
+            if let Some(board) = random_position(&mut rng, size, plies) {
+                assert!(!score::is_decisive(Tuned.evaluate(&board)));
+            }
+        }
+    }
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Static evaluations of Breakthrough positions, from the side to move's view.
 
 use super::board::{Board, Color};
+use super::features::{self, Sink};
+use super::weights::WEIGHTS;
 use crate::game::Evaluator;
 
 /// The course's evaluation, `50 - (distance of white's most advanced pawn to row H)
@@ -180,5 +182,29 @@ impl Evaluator<Board> for Racing {
             (_, Some(b)) => v - bonus(b),
             _ => v,
         }
+    }
+}
+
+/// A linear evaluation over [`features`] (pawns by distance to goal, home guards by
+/// column, defended, hanging and exchanged pawns, races, tempo), with weights fitted to
+/// the results of self-play games by `ggp-player tune` rather than chosen by hand.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tuned;
+
+/// Sums the weights of the features as they are counted.
+struct Dot(i32);
+
+impl Sink for Dot {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        self.0 += WEIGHTS[feature] * count;
+    }
+}
+
+impl Evaluator<Board> for Tuned {
+    fn evaluate(&self, board: &Board) -> i32 {
+        let mut dot = Dot(0);
+        features::extract(board, &mut dot);
+        dot.0
     }
 }

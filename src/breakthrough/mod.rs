@@ -4,11 +4,13 @@
 
 mod board;
 pub mod eval;
+pub mod features;
 mod geometry;
 mod movegen;
 pub mod perft;
 mod recognise;
 pub mod terms;
+mod weights;
 mod zobrist;
 
 pub use board::{Board, Color, MAX_MOVES, Move, MoveList};

@@ -1,0 +1,423 @@
+//! Fitting the tuned evaluation's weights to game results (Texel's method).
+//!
+//! `selfplay --record FILE` writes every position of its games with the game's result.
+//! Since [`Tuned`](crate::breakthrough::eval::Tuned) is linear in its
+//! [features](crate::breakthrough::features), the weights that best predict those results
+//! through a logistic curve are a logistic regression, solved here by Newton's method
+//! with a small ridge penalty (it keeps features that never occur at zero and the
+//! solution unique). A tenth of the games is held out to check the fit on games it has
+//! not seen, against the `improved` evaluation fitted the same way.
+
+use std::fmt::Write as _;
+use std::io::BufRead;
+
+use crate::breakthrough::eval::Improved;
+use crate::breakthrough::features::{self, COUNT, Sink};
+use crate::breakthrough::{Board, BoardSize, Color, Geometry};
+use crate::game::Evaluator;
+
+/// Evaluation units per logit: how the fitted weights are scaled into the search's
+/// integer scores (a pawn-sized advantage then comes out near 100).
+pub const SCALE: f64 = 200.0;
+/// The ridge penalty per position.
+const RIDGE: f64 = 1e-4;
+/// Newton steps; the fit converges in well under this many.
+const MAX_STEPS: usize = 30;
+
+/// One recorded position and the result of its game.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub board: Board,
+    /// White's score of the game: 1, 0.5 or 0.
+    pub white_score: f64,
+    /// The game (or opening) it came from, so that held-out positions come from
+    /// held-out games.
+    pub game: u64,
+}
+
+impl Sample {
+    /// One line of a positions file: `game size side white-hex black-hex white-score`.
+    pub fn to_line(&self) -> String {
+        let side = match self.board.side_to_move() {
+            Color::White => 'w',
+            Color::Black => 'b',
+        };
+        format!(
+            "{} {} {side} {:x} {:x} {}",
+            self.game,
+            self.board.size(),
+            self.board.pawns(Color::White),
+            self.board.pawns(Color::Black),
+            self.white_score
+        )
+    }
+
+    pub fn from_line(line: &str) -> Result<Sample, String> {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [game, size, side, white, black, score] = f[..] else {
+            return Err(format!("expected 6 fields, found {}", f.len()));
+        };
+        let game = game
+            .parse()
+            .map_err(|_| format!("bad game number {game:?}"))?;
+        let size: BoardSize = size.parse().map_err(|e| format!("{e}"))?;
+        let side = match side {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => return Err(format!("bad side {side:?}")),
+        };
+        let geo = Geometry::new(size);
+        let pawns = |s: &str| match u128::from_str_radix(s, 16) {
+            Ok(p) if p & !geo.all == 0 => Ok(p),
+            _ => Err(format!("bad pawns {s:?} for {size}")),
+        };
+        let pawns = [pawns(white)?, pawns(black)?];
+        if pawns[0] & pawns[1] != 0 {
+            return Err("white and black pawns overlap".to_string());
+        }
+        let white_score: f64 = score.parse().map_err(|_| format!("bad score {score:?}"))?;
+        if ![0.0, 0.5, 1.0].contains(&white_score) {
+            return Err(format!("bad score {score:?}: expected 1, 0.5 or 0"));
+        }
+        Ok(Sample {
+            board: Board::from_parts(geo, pawns, side),
+            white_score,
+            game,
+        })
+    }
+
+    /// The side to move's score of the game.
+    fn score(&self) -> f64 {
+        match self.board.side_to_move() {
+            Color::White => self.white_score,
+            Color::Black => 1.0 - self.white_score,
+        }
+    }
+
+    /// Positions a static evaluation should not judge: a win in one or a threat of one
+    /// (the search settles those exactly), and finished games.
+    fn is_tactical(&self) -> bool {
+        self.board.result().is_some() || self.board.can_win_now() || self.board.threatened()
+    }
+}
+
+/// Reads positions files; returns the samples and the number of lines skipped as tactical.
+pub fn read(reader: impl BufRead) -> Result<(Vec<Sample>, usize), String> {
+    let mut out = Vec::new();
+    let mut tactical = 0;
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| format!("line {}: {e}", i + 1))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let s = Sample::from_line(&line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        if s.is_tactical() {
+            tactical += 1;
+        } else {
+            out.push(s);
+        }
+    }
+    Ok((out, tactical))
+}
+
+/// A sparse feature vector.
+#[derive(Default)]
+struct Sparse(Vec<(u16, f64)>);
+
+impl Sink for Sparse {
+    fn add(&mut self, feature: usize, count: i32) {
+        if count != 0 {
+            self.0.push((feature as u16, f64::from(count)));
+        }
+    }
+}
+
+/// The outcome of a fit.
+pub struct Fit {
+    /// The weights in evaluation units ([`SCALE`] per logit), rounded.
+    pub weights: Vec<i32>,
+    pub train_positions: usize,
+    pub test_positions: usize,
+    /// Mean log-loss (nats) on the held-out games: the tuned weights and `improved`.
+    pub test_loss: f64,
+    pub improved_test_loss: f64,
+    /// Share of held-out positions (not drawn) whose winner the sign of the evaluation
+    /// names: the tuned weights and `improved`.
+    pub test_accuracy: f64,
+    pub improved_test_accuracy: f64,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn log_loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// Fits the weights on all games but every tenth, and measures on those.
+pub fn fit(samples: &[Sample]) -> Result<Fit, String> {
+    let held_out = |s: &Sample| s.game % 10 == 9;
+    let (test, train): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|s| held_out(s));
+    if train.is_empty() || test.is_empty() {
+        return Err(format!(
+            "too few games to fit: {} positions to train on, {} to test",
+            train.len(),
+            test.len()
+        ));
+    }
+    let vectors = |set: &[&Sample]| -> Vec<(Sparse, f64)> {
+        set.iter()
+            .map(|s| {
+                let mut v = Sparse::default();
+                features::extract(&s.board, &mut v);
+                (v, s.score())
+            })
+            .collect()
+    };
+    let (train_v, test_v) = (vectors(&train), vectors(&test));
+    let w = newton(&train_v);
+    let predict = |v: &Sparse| v.0.iter().map(|&(i, x)| w[i as usize] * x).sum::<f64>();
+    let (test_loss, test_accuracy) = measure(test_v.iter().map(|(v, y)| (predict(v), *y)));
+
+    // `improved`, with the one scale that fits it best on the same training games.
+    let improved = |set: &[&Sample]| -> Vec<(f64, f64)> {
+        set.iter()
+            .map(|s| (f64::from(Improved.evaluate(&s.board)), s.score()))
+            .collect()
+    };
+    let k = fit_scale(&improved(&train));
+    let (improved_test_loss, improved_test_accuracy) =
+        measure(improved(&test).into_iter().map(|(e, y)| (k * e, y)));
+    Ok(Fit {
+        weights: w.iter().map(|x| (x * SCALE).round() as i32).collect(),
+        train_positions: train.len(),
+        test_positions: test.len(),
+        test_loss,
+        improved_test_loss,
+        test_accuracy,
+        improved_test_accuracy,
+    })
+}
+
+/// Mean log-loss and the share of decided positions predicted right, from (logit, score).
+fn measure(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
+    let (mut loss, mut n, mut right, mut decided) = (0.0, 0usize, 0usize, 0usize);
+    for (logit, y) in points {
+        loss += log_loss(sigmoid(logit), y);
+        n += 1;
+        if y != 0.5 {
+            decided += 1;
+            if (logit > 0.0) == (y > 0.5) {
+                right += 1;
+            }
+        }
+    }
+    (loss / n.max(1) as f64, right as f64 / decided.max(1) as f64)
+}
+
+/// Newton's method for the ridge-penalised logistic regression.
+fn newton(data: &[(Sparse, f64)]) -> Vec<f64> {
+    let n = data.len() as f64;
+    let mut w = vec![0.0; COUNT];
+    for _ in 0..MAX_STEPS {
+        let mut grad: Vec<f64> = w.iter().map(|&wi| 2.0 * RIDGE * n * wi).collect();
+        let mut hess = vec![vec![0.0; COUNT]; COUNT];
+        for (i, row) in hess.iter_mut().enumerate() {
+            row[i] = 2.0 * RIDGE * n;
+        }
+        for (v, y) in data {
+            let p = sigmoid(v.0.iter().map(|&(i, x)| w[i as usize] * x).sum());
+            let curvature = p * (1.0 - p);
+            for &(i, xi) in &v.0 {
+                grad[i as usize] += (p - y) * xi;
+                for &(j, xj) in &v.0 {
+                    hess[i as usize][j as usize] += curvature * xi * xj;
+                }
+            }
+        }
+        let step = solve(hess, grad);
+        let size = step.iter().map(|s| s.abs()).fold(0.0, f64::max);
+        for (wi, s) in w.iter_mut().zip(step) {
+            *wi -= s;
+        }
+        if size < 1e-7 {
+            break;
+        }
+    }
+    w
+}
+
+/// Solves `a x = b` for a symmetric positive definite `a` (Gaussian elimination with
+/// partial pivoting; the ridge keeps `a` well conditioned).
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (top, below) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (r, row) in below.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            if f != 0.0 {
+                for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x -= f * p;
+                }
+                b[col + 1 + r] -= f * b[col];
+            }
+        }
+    }
+    let mut x = vec![0.0; n];
+    for r in (0..n).rev() {
+        let s: f64 = (r + 1..n).map(|c| a[r][c] * x[c]).sum();
+        x[r] = (b[r] - s) / a[r][r];
+    }
+    x
+}
+
+/// The scale `k` that best fits `sigmoid(k * e)` to the scores (one-dimensional Newton).
+fn fit_scale(points: &[(f64, f64)]) -> f64 {
+    let mut k = 0.0;
+    for _ in 0..MAX_STEPS {
+        let (mut g, mut h) = (0.0, 1e-9);
+        for &(e, y) in points {
+            let p = sigmoid(k * e);
+            g += (p - y) * e;
+            h += p * (1.0 - p) * e * e;
+        }
+        k -= g / h;
+    }
+    k
+}
+
+/// The weights as a Rust source file (`src/breakthrough/weights.rs`), one commented line
+/// per feature.
+pub fn weights_source(fit: &Fit, provenance: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "//! The tuned evaluation's weights, written by `ggp-player tune`."
+    );
+    let _ = writeln!(s, "//!");
+    for line in provenance.lines() {
+        let _ = writeln!(s, "//! {line}");
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(s, "use super::features::COUNT;");
+    let _ = writeln!(s);
+    let _ = writeln!(s, "#[rustfmt::skip]");
+    let _ = writeln!(s, "pub const WEIGHTS: [i32; COUNT] = [");
+    for (w, name) in fit.weights.iter().zip(features::names()) {
+        let _ = writeln!(s, "    {w}, // {name}");
+    }
+    let _ = writeln!(s, "];");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip_and_bad_lines_are_refused() {
+        let mut board = Board::new("6x7".parse().unwrap());
+        let mut list = crate::breakthrough::MoveList::default();
+        board.generate_moves(&mut list);
+        board.make(list.iter().nth(3).unwrap());
+        let s = Sample {
+            board,
+            white_score: 0.5,
+            game: 42,
+        };
+        let back = Sample::from_line(&s.to_line()).unwrap();
+        assert_eq!(back.board.hash(), s.board.hash());
+        assert_eq!(back.board.size(), s.board.size());
+        assert_eq!((back.white_score, back.game), (0.5, 42));
+        for bad in [
+            "",
+            "1 8x8 w ff 0",
+            "1 8x8 x ff ff00 1",
+            "1 11x8 w ff ff00 1",
+            "1 4x4 w 1ffff 0 1",
+            "1 4x4 w f f 1",
+            "1 4x4 w f f0 0.3",
+            "z 4x4 w f f0 1",
+        ] {
+            assert!(Sample::from_line(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn solve_recovers_a_known_system() {
+        let a = vec![
+            vec![4.0, 1.0, 0.5],
+            vec![1.0, 3.0, 0.2],
+            vec![0.5, 0.2, 2.0],
+        ];
+        let x = [1.0, -2.0, 0.5];
+        let b: Vec<f64> = a
+            .iter()
+            .map(|r| r.iter().zip(x).map(|(p, q)| p * q).sum())
+            .collect();
+        let got = solve(a, b);
+        for (g, w) in got.iter().zip(x) {
+            assert!((g - w).abs() < 1e-12, "{got:?}");
+        }
+    }
+
+    /// Games whose results follow a known rule are fitted to that rule: here the side
+    /// with more pawns wins (with some noise), so the fitted pawn weights must favour
+    /// our pawns and penalise theirs, and the fit must predict better than chance.
+    #[test]
+    fn fit_learns_that_material_wins() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let size: BoardSize = "6x6".parse().unwrap();
+        let geo = Geometry::new(size);
+        let mut samples = Vec::new();
+        for game in 0..3000u64 {
+            // Random pawns on the rows away from the goals, so that nothing is tactical.
+            let mut pawns = [0u128; 2];
+            for (c, rows) in [(0usize, 1..=3u8), (1, 4..=6)] {
+                for y in rows {
+                    for x in 1..=6 {
+                        if rng.random_bool(0.5) {
+                            pawns[c] |= 1 << geo.square(x, u32::from(y)).unwrap();
+                        }
+                    }
+                }
+            }
+            let diff = pawns[0].count_ones() as f64 - pawns[1].count_ones() as f64;
+            let white_wins = rng.random_bool(sigmoid(0.8 * diff));
+            let side = if rng.random_bool(0.5) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            samples.push(Sample {
+                board: Board::from_parts(geo, pawns, side),
+                white_score: if white_wins { 1.0 } else { 0.0 },
+                game,
+            });
+        }
+        let samples: Vec<Sample> = samples.into_iter().filter(|s| !s.is_tactical()).collect();
+        let f = fit(&samples).unwrap();
+        let names = features::names();
+        let w = |name: &str| f.weights[names.iter().position(|n| n == name).unwrap()];
+        // Rows 1-3 for white on 6x6 are distances 5, 4 and 3 (and the same for black).
+        for d in ["d3", "d4", "d5"] {
+            assert!(
+                w(&format!("us pawn {d}")) > 50,
+                "us pawn {d}: {}",
+                w(&format!("us pawn {d}"))
+            );
+            assert!(w(&format!("them pawn {d}")) < -50);
+        }
+        assert!(f.test_accuracy > 0.7, "accuracy {}", f.test_accuracy);
+        assert!(f.test_loss < 0.6, "loss {}", f.test_loss);
+    }
+}
