@@ -441,23 +441,37 @@ fn proven_positions_are_played_for_the_fastest_win_and_the_slowest_loss() {
     assert!(wins >= 5 && losses >= 5, "{wins} wins, {losses} losses");
 }
 
-/// The position seen from the other side: rows flipped, colours swapped.
-fn mirrored(board: &Board) -> Board {
+/// The position with every pawn moved by `to` (from and to GGP coordinates, given the
+/// width and height), its colour swapped if `swap` (and then the side to move too).
+fn remapped(board: &Board, to: impl Fn(u32, u32, u32, u32) -> (u32, u32), swap: bool) -> Board {
     let g = board.geometry();
     let (w, h) = (g.width() as u32, g.height() as u32);
     let mut pawns = [0u128; 2];
     for y in 1..=h {
         for x in 1..=w {
             let from = g.square(x, y).unwrap();
-            let to = g.square(x, h + 1 - y).unwrap();
+            let (tx, ty) = to(x, y, w, h);
+            let to = g.square(tx, ty).unwrap();
             for c in [Color::White, Color::Black] {
                 if board.pawns(c) >> from & 1 == 1 {
-                    pawns[c.other().index()] |= 1 << to;
+                    let c = if swap { c.other() } else { c };
+                    pawns[c.index()] |= 1 << to;
                 }
             }
         }
     }
-    Board::from_parts(*g, pawns, board.side_to_move().other())
+    let side = board.side_to_move();
+    Board::from_parts(*g, pawns, if swap { side.other() } else { side })
+}
+
+/// The position seen from the other side: rows flipped, colours swapped.
+fn mirrored(board: &Board) -> Board {
+    remapped(board, |x, y, _, h| (x, h + 1 - y), true)
+}
+
+/// The position reflected left to right.
+fn reflected(board: &Board) -> Board {
+    remapped(board, |x, y, w, _| (w + 1 - x, y), false)
 }
 
 #[test]
@@ -478,25 +492,6 @@ fn evaluations_are_colour_symmetric() {
         }
     }
     assert!(checked >= 12, "{checked}");
-}
-
-/// The position reflected left to right.
-fn reflected(board: &Board) -> Board {
-    let g = board.geometry();
-    let (w, h) = (g.width() as u32, g.height() as u32);
-    let mut pawns = [0u128; 2];
-    for y in 1..=h {
-        for x in 1..=w {
-            let from = g.square(x, y).unwrap();
-            let to = g.square(w + 1 - x, y).unwrap();
-            for c in [Color::White, Color::Black] {
-                if board.pawns(c) >> from & 1 == 1 {
-                    pawns[c.index()] |= 1 << to;
-                }
-            }
-        }
-    }
-    Board::from_parts(*g, pawns, board.side_to_move())
 }
 
 #[test]
