@@ -4,8 +4,11 @@
 //! Elo uses the logistic model, `score = 1 / (1 + 10^(-elo/400))`; its interval
 //! comes from the standard error of the per-game score (wins, draws and losses
 //! counted separately), as cutechess-cli reports it. The SPRT is the generalised
-//! SPRT on the same trinomial model (log-likelihood ratio from the mean and
-//! variance of the per-game score), as fishtest and cutechess-cli approximate it.
+//! SPRT on the same trinomial model, computed exactly: each hypothesis's likelihood is
+//! that of the win/draw/loss probabilities closest to the observed ones (the maximum
+//! likelihood) that have the hypothesis's expected score. The usual shortcut from the
+//! mean and variance of the score agrees after many games but overstates the evidence
+//! of a few lopsided ones (after 6 wins and a draw it accepted a 50 Elo gain).
 
 use std::fmt;
 
@@ -216,12 +219,20 @@ impl Sprt {
 
     /// The log-likelihood ratio of H1 over H0 after the games in `wdl`.
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        let var = wdl.variance();
-        if wdl.games() == 0 || var <= 0.0 {
+        if wdl.games() == 0 {
             return 0.0;
         }
-        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        wdl.games() as f64 * (s1 - s0) * (2.0 * wdl.score() - s0 - s1) / (2.0 * var)
+        // An outcome never seen counts as a tiny fraction of a game, so that every
+        // hypothesis keeps a likelihood above zero (as fishtest does).
+        let counts = [wdl.losses, wdl.draws, wdl.wins].map(|c| match c {
+            0 => UNSEEN,
+            c => f64::from(c),
+        });
+        let log_likelihood = |score: f64| -> f64 {
+            let p = closest_with_score(&counts, score);
+            counts.iter().zip(p).map(|(n, p)| n * p.ln()).sum()
+        };
+        log_likelihood(score_of_elo(self.elo1)) - log_likelihood(score_of_elo(self.elo0))
     }
 
     pub fn verdict(&self, wdl: &Wdl) -> Verdict {
@@ -235,6 +246,39 @@ impl Sprt {
             Verdict::Continue
         }
     }
+}
+
+/// The count given to an outcome that never happened, in games.
+const UNSEEN: f64 = 1e-3;
+/// A game's score for a loss, a draw and a win.
+const OUTCOME_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
+
+/// The loss/draw/win probabilities of greatest likelihood for `counts` among those whose
+/// expected score is `score` (in (0, 1)). By Lagrange, `p_i = f_i / (1 + λ (a_i - score))`
+/// with `f` the observed frequencies and `a` the outcome scores, where λ makes the
+/// expected score right; that condition falls strictly in λ, so bisection finds it.
+fn closest_with_score(counts: &[f64; 3], score: f64) -> [f64; 3] {
+    let n: f64 = counts.iter().sum();
+    let freq = counts.map(|c| c / n);
+    let x = OUTCOME_SCORES.map(|a| a - score);
+    let excess = |lambda: f64| -> f64 {
+        freq.iter()
+            .zip(x)
+            .map(|(f, x)| f * x / (1.0 + lambda * x))
+            .sum()
+    };
+    // Every `1 + λ x_i` must stay positive: λ lies in (-1 / (1 - score), 1 / score).
+    let (mut lo, mut hi) = (-1.0 / (1.0 - score), 1.0 / score);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if excess(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    [0, 1, 2].map(|i| freq[i] / (1.0 + lambda * x[i]))
 }
 
 #[cfg(test)]
@@ -314,18 +358,36 @@ mod tests {
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944_438_979_166_440_3));
         assert!(close(upper, 2.944_438_979_166_440_3));
-        // 110 wins, 80 draws, 90 losses: score 0.535714..., LLR 0.648030...
+        // Reference values from a brute-force search for the constrained maximum
+        // likelihood (a grid of 200 000 draw probabilities for each hypothesis).
+        // 110 wins, 80 draws, 90 losses: LLR 0.64387 (the mean-and-variance shortcut
+        // gives 0.64803).
         let wdl = Wdl {
             wins: 110,
             draws: 80,
             losses: 90,
         };
-        assert!(
-            close(sprt.llr(&wdl), 0.648_030_102_251_108_9),
-            "{}",
-            sprt.llr(&wdl)
-        );
+        let llr = sprt.llr(&wdl);
+        assert!((llr - 0.643_871_9).abs() < 1e-5, "{llr}");
         assert_eq!(sprt.verdict(&wdl), Verdict::Continue);
+        // Six wins and a draw are not yet evidence of 50 Elo: LLR 0.93493 (the shortcut
+        // said 6.4 and accepted H1).
+        let sprt50: Sprt = "0,50,0.05,0.05".parse().unwrap();
+        let few = Wdl {
+            wins: 6,
+            draws: 1,
+            losses: 0,
+        };
+        let llr = sprt50.llr(&few);
+        assert!((llr - 0.934_931_5).abs() < 1e-5, "{llr}");
+        assert_eq!(sprt50.verdict(&few), Verdict::Continue);
+        // 37 wins, 14 draws, 16 losses against 0-50: LLR 2.96608, just past the bound.
+        let llr = sprt50.llr(&Wdl {
+            wins: 37,
+            draws: 14,
+            losses: 16,
+        });
+        assert!((llr - 2.966_080_2).abs() < 1e-5, "{llr}");
         assert_eq!(
             sprt.verdict(&Wdl {
                 wins: 300,
