@@ -135,6 +135,7 @@ fn parse_hash_mb(s: &str) -> Result<usize, String> {
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -158,6 +159,25 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Output piped into a reader that stops early (`ggp-player tune data | head`) closes our
+/// stdout, and `println!` then panics. That is no error of ours: end quietly with the
+/// status a shell gives a process killed by SIGPIPE (128 + 13), as other tools do.
+/// Every other panic keeps the default report.
+fn quiet_on_closed_stdout() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        report(info)
+    }));
 }
 
 /// Logs to stderr; `RUST_LOG` overrides `default`. Lines go through a background writer

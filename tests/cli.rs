@@ -28,6 +28,23 @@ fn perft_prints_the_count() {
 }
 
 #[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(["perft", "8x8", "8"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Close the reading end long before the count is printed.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
 fn solve_prints_the_value_and_a_line_that_keeps_it() {
     let out = run(&["solve", "3x5"]);
     assert!(out.status.success());
