@@ -474,8 +474,19 @@ fn run_matches(specs: &[MatchSpec]) {
         );
         println!("{}: {report:?}", spec.id);
         // Alpha-beta against a random mover wins (the engine's model is the textbook
-        // board both sides play here).
-        assert_eq!(report.winner, Some(spec.ours), "{}: {report:?}", spec.id);
+        // board both sides play here). 3x5 is a proven draw: there the player keeps the
+        // draw and sets traps, but a random mover can walk the drawing line (about one
+        // game in twenty at 1 s), so only a loss would be wrong.
+        if spec.size.to_string() == "3x5" {
+            assert_ne!(
+                report.winner,
+                Some(spec.ours.other()),
+                "{}: {report:?}",
+                spec.id
+            );
+        } else {
+            assert_eq!(report.winner, Some(spec.ours), "{}: {report:?}", spec.id);
+        }
     }
     // The matches are over and forgotten; the server still answers.
     assert!(info(server.addr).contains("available"));

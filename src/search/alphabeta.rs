@@ -473,27 +473,52 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
     }
 
     /// At a root proven to be a draw, the drawing move that leaves the opponent the most
-    /// room to go wrong: every root move is searched again with a window around the draw
-    /// (cheap: the table holds the proof), and among those that keep the draw the one
-    /// the evaluation likes best is chosen. A perfect opponent draws anyway; a fallible
-    /// one should not be handed a dead blockade. `None` if the search is stopped first.
+    /// room to go wrong. Every root move is searched again with a window around the draw
+    /// (cheap: the table holds the proof); for each one that keeps the draw, every reply
+    /// is searched too, as deep as the proof went, to count the replies after which we
+    /// stand better than a draw. The move with the largest share of such replies is
+    /// chosen (what a random mover falls into most often), the evaluation breaking ties.
+    /// A perfect opponent draws anyway; a fallible one should not be handed a dead
+    /// blockade. `None` if the search is stopped first.
     fn most_hopeful_draw(&mut self, depth: u32, root_moves: &[(G::Move, i32)]) -> Option<G::Move> {
-        let mut best: Option<(G::Move, i32)> = None;
+        // (move, losing replies, replies, evaluation)
+        let mut best: Option<(G::Move, u64, u64, i32)> = None;
         for &(m, _) in root_moves {
             self.game.make(m);
             self.horizon = false;
             let sc = -self.negamax(depth - 1, 1, -1, 1);
+            // Only a proven draw counts (an unproven 0 may hide a loss).
+            let keeps_draw = sc == score::DRAW && !self.horizon;
+            let (mut traps, mut replies) = (0u64, 0u64);
+            if keeps_draw && depth >= 2 {
+                let mut list = G::MoveList::default();
+                self.game.generate_moves(&mut list);
+                for &r in list.as_slice() {
+                    self.game.make(r);
+                    let ours = self.negamax(depth - 2, 2, -1, 1);
+                    self.game.unmake(r);
+                    replies += 1;
+                    traps += u64::from(ours > score::DRAW);
+                    if self.aborted {
+                        break;
+                    }
+                }
+            }
             let hope = -self.eval.evaluate(&self.game);
             self.game.unmake(m);
             if self.aborted {
                 return None;
             }
-            // Only a proven draw counts (an unproven 0 may hide a loss).
-            if sc == score::DRAW && !self.horizon && best.is_none_or(|(_, h)| hope > h) {
-                best = Some((m, hope));
+            let better = |&(_, t, n, h): &(G::Move, u64, u64, i32)| {
+                // traps / replies against t / n, compared without division.
+                let (mine, theirs) = (traps * n.max(1), t * replies.max(1));
+                mine > theirs || (mine == theirs && hope > h)
+            };
+            if keeps_draw && best.as_ref().is_none_or(better) {
+                best = Some((m, traps, replies, hope));
             }
         }
-        best.map(|(m, _)| m)
+        best.map(|(m, ..)| m)
     }
 
     fn update_pv(&mut self, ply: usize, m: G::Move) {
