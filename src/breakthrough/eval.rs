@@ -58,14 +58,10 @@ impl Improved {
     /// White's view of the position.
     fn white_view(board: &Board) -> i32 {
         let g = board.geometry();
-        let s = g.stride;
         let h = g.height() as i32;
         let [white, black] = [board.pawns(Color::White), board.pawns(Color::Black)];
-        // Squares each side attacks (diagonally in front of its pawns).
-        let white_att =
-            ((white & g.not_last_col) << (s + 1)) | ((white & g.not_first_col) << (s - 1));
-        let black_att =
-            ((black & g.not_last_col) >> (s - 1)) | ((black & g.not_first_col) >> (s + 1));
+        let white_att = features::attacks(g, Color::White, white);
+        let black_att = features::attacks(g, Color::Black, black);
         let sides = [
             (white, white & white_att, white & black_att & !white_att),
             (black, black & black_att, black & white_att & !black_att),
@@ -119,48 +115,19 @@ const RUNNER_STEP: i32 = 40;
 const RUNNER_FROM_TENTHS: i32 = 4;
 
 impl Racing {
-    /// Moves the fastest runner of `color` needs to reach its goal row, if it has one.
+    /// Moves the fastest runner of `color` needs to reach its goal row, if it has one: a
+    /// pawn far enough from home outside every enemy cone ([`features::runners`]).
     fn runner(board: &Board, color: Color) -> Option<i32> {
         let g = board.geometry();
-        let s = g.stride;
         let h = g.height() as i32;
-        let ours = board.pawns(color);
-        let theirs = board.pawns(color.other());
         let first = (RUNNER_FROM_TENTHS * (h - 1) + 9) / 10;
-        let mut best: Option<i32> = None;
-        let mut candidates = ours;
-        while candidates != 0 {
-            let sq = candidates.trailing_zeros();
-            candidates &= candidates - 1;
-            let y = (sq / s) as i32 + 1;
-            let travelled = if color == Color::White { y - 1 } else { h - y };
-            let left = h - 1 - travelled;
-            if travelled < first || best.is_some_and(|b| b <= left) {
-                continue;
-            }
-            // Grow the cone one row at a time: forward and both diagonals.
-            let mut front = 1u128 << sq;
-            let mut cone = 0u128;
-            for _ in 0..left {
-                front = match color {
-                    Color::White => {
-                        (front << s)
-                            | ((front & g.not_last_col) << (s + 1))
-                            | ((front & g.not_first_col) << (s - 1))
-                    }
-                    Color::Black => {
-                        (front >> s)
-                            | ((front & g.not_last_col) >> (s - 1))
-                            | ((front & g.not_first_col) >> (s + 1))
-                    }
-                } & g.all;
-                cone |= front;
-            }
-            if cone & theirs == 0 {
-                best = Some(left);
-            }
-        }
-        best
+        let runners = features::runners(g, color, board.pawns(color), board.pawns(color.other()));
+        (1..=h)
+            .map(|y| (y, runners & g.row(y as u8)))
+            .filter(|&(_, on_row)| on_row != 0)
+            .map(|(y, _)| if color == Color::White { h - y } else { y - 1 })
+            .filter(|&left| h - 1 - left >= first)
+            .min()
     }
 }
 

@@ -76,6 +76,7 @@ pub fn extract(board: &Board, sink: &mut impl Sink) {
     let h = g.height() as usize;
     let pawns = [board.pawns(us), board.pawns(us.other())];
     let attacks = [attacks(g, us, pawns[0]), attacks(g, us.other(), pawns[1])];
+    // A pawn outside every enemy cone can be neither blocked nor taken: a runner.
     let cones = [cone(g, us, pawns[0]), cone(g, us.other(), pawns[1])];
     let edges = edge_classes(g);
     let mut nearest_runner = [usize::MAX; 2];
@@ -86,7 +87,6 @@ pub fn extract(board: &Board, sink: &mut impl Sink) {
         let defended = p & own;
         let hanging = p & theirs & !own;
         let exchanged = p & theirs & own;
-        // A pawn outside every enemy cone can be neither blocked nor taken: a runner.
         let runners = p & !cones[1 - side];
         for y in 1..=h {
             let row = g.row(y as u8);
@@ -131,12 +131,19 @@ pub fn extract(board: &Board, sink: &mut impl Sink) {
 
 /// Squares `color`'s pawns attack: diagonally in front of them.
 #[inline]
-fn attacks(g: &Geometry, color: Color, p: u128) -> u128 {
+pub(super) fn attacks(g: &Geometry, color: Color, p: u128) -> u128 {
     let s = g.stride;
     match color {
         Color::White => ((p & g.not_last_col) << (s + 1)) | ((p & g.not_first_col) << (s - 1)),
         Color::Black => ((p & g.not_last_col) >> (s - 1)) | ((p & g.not_first_col) >> (s + 1)),
     }
+}
+
+/// `color`'s pawns that no enemy pawn can ever block or take: those outside every enemy
+/// cone (a pawn's own cone holds an enemy exactly when it lies in that enemy's cone).
+#[inline]
+pub(super) fn runners(g: &Geometry, color: Color, ours: u128, theirs: u128) -> u128 {
+    ours & !cone(g, color.other(), theirs)
 }
 
 /// Every square in front of `color`'s pawns within their widening cones: the squares from
