@@ -6,7 +6,7 @@
 #   3. `tuned` (with the round-1 weights) plays itself on the same sizes;
 #   4. `tune` fits the final weights to the games of both rounds and writes weights.rs.
 #
-# Each round takes about 4 minutes on 2 cores. The games are deterministic (fixed seeds
+# Each round of games takes about 4 minutes on 2 cores. The games are deterministic (fixed seeds
 # and depths, one search thread per game): the same code plays the same games. A change
 # to the search changes some games and so the weights a little.
 #

@@ -28,6 +28,9 @@ pub trait MoveBuffer<M>: Default {
     }
 }
 
+/// The least [`Game::move_priority`] of a capture or a win.
+pub const TACTICAL_PRIORITY: i32 = 100;
+
 pub trait Game: Clone + Send + Sync + 'static {
     type Move: Copy + Eq + Default + Debug + Send + Sync + 'static;
     type MoveList: MoveBuffer<Self::Move>;
@@ -51,7 +54,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn outcome_without_moves(&self) -> Outcome;
     /// A Zobrist-style hash of the position, side to move included.
     fn hash(&self) -> u64;
-    /// A cheap static ordering hint: larger means search earlier (wins, captures).
+    /// A cheap static ordering hint: larger means search earlier. Captures and wins must
+    /// be given [`TACTICAL_PRIORITY`] or more, quiet moves less: the search orders the
+    /// former before killer moves and never reduces them.
     fn move_priority(&self, m: Self::Move) -> i32;
     /// The move in the game's own notation, for logs and principal lines.
     fn move_name(&self, m: Self::Move) -> String;

@@ -107,7 +107,7 @@ enum Command {
         /// Threads of each search.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
-        /// Transposition table size in MiB (a fresh table for each position).
+        /// Transposition table size in MiB (one table, emptied before each position).
         #[arg(long, default_value_t = 64, value_parser = parse_hash_mb)]
         hash_mb: usize,
     },

@@ -17,7 +17,7 @@ use crate::breakthrough::{Board, BoardSize, Color, Geometry};
 use crate::game::Evaluator;
 
 /// Evaluation units per logit: how the fitted weights are scaled into the search's
-/// integer scores (a pawn-sized advantage then comes out near 100).
+/// integer scores (a pawn's weight then comes out between about 100 and 200).
 pub const SCALE: f64 = 200.0;
 /// The ridge penalty per position.
 const RIDGE: f64 = 1e-4;

@@ -17,7 +17,8 @@ use super::geometry::Geometry;
 const DIST: usize = 9;
 /// Short distances, for the rarer kinds (defended, hanging, exchanged, races).
 const NEAR: usize = 6;
-/// Home-row pawns by their distance from the nearest edge column, `0..EDGE` (last = more).
+/// Home-row pawns by their distance from the nearest edge column, `0..EDGE` (last = more),
+/// as [`Geometry::edge_files`] groups the columns.
 const EDGE: usize = 4;
 
 /// Where each kind of feature starts, for one side; the opponent's copy follows at `SIDE`.
@@ -78,7 +79,7 @@ pub fn extract(board: &Board, sink: &mut impl Sink) {
     let attacks = [attacks(g, us, pawns[0]), attacks(g, us.other(), pawns[1])];
     // A pawn outside every enemy cone can be neither blocked nor taken: a runner.
     let cones = [cone(g, us, pawns[0]), cone(g, us.other(), pawns[1])];
-    let edges = edge_classes(g);
+    let edges = &g.edge_files;
     let mut nearest_runner = [usize::MAX; 2];
     for (side, color) in [(0usize, us), (1, us.other())] {
         let base = side * SIDE;
@@ -161,21 +162,6 @@ fn cone(g: &Geometry, color: Color, p: u128) -> u128 {
         all |= front;
     }
     all
-}
-
-/// Columns by their distance from the nearest edge: 0, 1, 2 and the rest.
-#[inline]
-fn edge_classes(g: &Geometry) -> [u128; EDGE] {
-    let first = g.all & !g.not_first_col;
-    let last = g.all & !g.not_last_col;
-    let mut classes = [0u128; EDGE];
-    let mut taken = 0u128;
-    for (e, class) in classes.iter_mut().enumerate().take(EDGE - 1) {
-        *class = ((first << e) | (last >> e)) & g.all & !taken;
-        taken |= *class;
-    }
-    classes[EDGE - 1] = g.all & !taken;
-    classes
 }
 
 #[cfg(test)]

@@ -138,6 +138,9 @@ pub struct Geometry {
     pub not_last_col: u128,
     /// Goal rows: `goal[0]` = row `height` (white's), `goal[1]` = row 1 (black's).
     pub goal: [u128; 2],
+    /// Columns by their distance from the nearest edge column: 0, 1, 2, and 3 or more
+    /// (for the evaluation, which would otherwise rebuild them at every leaf).
+    pub edge_files: [u128; 4],
 }
 
 impl Geometry {
@@ -153,6 +156,10 @@ impl Geometry {
         let all = (1u128 << n) - 1;
         let row = |y: u32| ((1u128 << w) - 1) << ((y - 1) * w);
         let col = |x: u32| (0..h).fold(0u128, |m, r| m | 1u128 << (r * w + x - 1));
+        let mut edge_files = [0u128; 4];
+        for x in 1..=w {
+            edge_files[((x - 1).min(w - x) as usize).min(3)] |= col(x);
+        }
         Geometry {
             size,
             variant,
@@ -161,6 +168,7 @@ impl Geometry {
             not_first_col: all & !col(1),
             not_last_col: all & !col(w),
             goal: [row(h), row(1)],
+            edge_files,
         }
     }
 

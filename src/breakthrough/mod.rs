@@ -16,7 +16,7 @@ mod zobrist;
 pub use board::{Board, Color, MAX_MOVES, Move, MoveList};
 pub use geometry::{BoardSize, Geometry, SizeError, Variant};
 
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, TACTICAL_PRIORITY};
 
 impl Game for Board {
     type Move = Move;
@@ -73,7 +73,7 @@ impl Game for Board {
             Color::White => y as i32,
             Color::Black => self.geometry().height() as i32 + 1 - y as i32,
         };
-        advance + if m.is_capture() { 100 } else { 0 }
+        advance + if m.is_capture() { TACTICAL_PRIORITY } else { 0 }
     }
 
     #[inline]

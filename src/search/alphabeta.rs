@@ -25,10 +25,10 @@ use tracing::{debug, info};
 
 use super::busy::Busy;
 use super::limits::{Limits, MAX_DEPTH};
-use super::score::{self, INFINITY, WIN};
+use super::score::{self, INFINITY};
 use super::stats::{IterationStats, SearchResult, rate};
 use super::tt::{Bound, Table};
-use crate::game::{Evaluator, Game, MAX_BRANCHING, MoveBuffer, Outcome};
+use crate::game::{Evaluator, Game, MAX_BRANCHING, MoveBuffer, Outcome, TACTICAL_PRIORITY};
 
 const MAX_PLY: usize = MAX_DEPTH as usize * 2 + 4;
 /// How many nodes pass between two looks at the clock and the stop flags (a power of two).
@@ -43,8 +43,6 @@ const HISTORY_MAX: i32 = 4000;
 const KEY_TABLE: i32 = i32::MAX;
 const KEY_CAPTURE: i32 = 200_000;
 const KEY_KILLER: [i32; 2] = [150_000, 149_999];
-/// `Game::move_priority` at or above this marks a capture or a win.
-const PRIORITY_CAPTURE: i32 = 100;
 
 /// Moves another thread is searching are deferred at this remaining depth or more.
 const DEFER_DEPTH: u32 = 3;
@@ -425,18 +423,8 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         let mut best: Option<(G::Move, i32)> = None;
         for (i, entry) in root_moves.iter_mut().enumerate() {
             let m = entry.0;
-            self.game.make(m);
-            self.nodes += 1;
-            let mut sc;
-            if i == 0 {
-                sc = -self.negamax(depth - 1, 1, -beta, -alpha);
-            } else {
-                sc = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
-                if sc > alpha && !self.aborted {
-                    sc = -self.negamax(depth - 1, 1, -beta, -alpha);
-                }
-            }
-            self.game.unmake(m);
+            // Root moves are never reduced.
+            let sc = self.search_move(m, i, false, depth, 0, alpha, beta);
             if self.aborted {
                 break;
             }
@@ -504,7 +492,11 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
                     }
                 }
             }
-            let hope = -self.eval.evaluate(&self.game);
+            let hope = if keeps_draw {
+                -self.eval.evaluate(&self.game)
+            } else {
+                0
+            };
             self.game.unmake(m);
             if self.aborted {
                 return None;
@@ -603,7 +595,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
                 self.pv[ply * MAX_PLY + ply] = m;
                 self.pv_len[ply] = ply + 1;
             }
-            return WIN - (ply as i32 + 1);
+            return score::outcome(Outcome::Win, ply + 1);
         }
         if depth == 0 {
             // A pawn one step from its goal is not left to the evaluation: look one
@@ -649,7 +641,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
                 KEY_TABLE
             } else {
                 let p = self.game.move_priority(m);
-                if p >= PRIORITY_CAPTURE {
+                if p >= TACTICAL_PRIORITY {
                     KEY_CAPTURE + p
                 } else if let Some(slot) = killers.iter().position(|&k| k == Some(m)) {
                     KEY_KILLER[slot]

@@ -15,7 +15,7 @@ use tracing::info;
 use super::alphabeta::pick_next;
 use super::limits::Limits;
 use super::score::{self, WIN};
-use super::tt::{Bound, Table};
+use super::tt::{Bound, Entry, Table};
 use crate::game::{Game, MAX_BRANCHING, MoveBuffer, Outcome};
 
 /// How many nodes pass between two looks at the clock (a power of two).
@@ -112,16 +112,10 @@ impl<G: Game> Solver<'_, G> {
         let mut table_move = None;
         if let Some(e) = self.table.probe(hash, 0) {
             table_move = e.move_code;
-            if e.proven {
-                let v = from_score(e.score);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if cut {
-                    return v;
-                }
+            // Only proven entries hold values; they are stored valid at any depth.
+            let v = from_score(e.score);
+            if e.proven && (Entry { score: v, ..e }).cuts(0, alpha, beta) {
+                return v;
             }
         }
         let mut list = G::MoveList::default();
