@@ -530,7 +530,7 @@ fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let gdl = ggp_player::gdl::Gdl::parse(&text)
         .with_context(|| format!("{} is not valid GDL", file.display()))?;
-    let roles: Vec<String> = gdl.roles().iter().map(|r| gdl.display(r)).collect();
+    let roles = gdl.role_names();
     let mut state = gdl.initial_state();
     println!("roles: {}", roles.join(" "));
     println!("initial state: {} facts", state.len());

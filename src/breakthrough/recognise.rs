@@ -37,7 +37,7 @@ impl Terms {
     /// Finds the roles, moves, board and variant of a Breakthrough game in `gdl`,
     /// whatever its symbols are called. `Err` says what does not fit.
     pub fn recognise(gdl: &Gdl) -> Result<Terms, RulesError> {
-        let names: Vec<String> = gdl.roles().iter().map(|r| gdl.display(r)).collect();
+        let names = gdl.role_names();
         if names.len() != 2 {
             return Err(RulesError::RoleCount(names.len()));
         }

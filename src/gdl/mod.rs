@@ -132,6 +132,11 @@ impl Gdl {
         &self.roles
     }
 
+    /// The roles as text, in role order.
+    pub fn role_names(&self) -> Vec<String> {
+        self.roles.iter().map(|r| self.display(r)).collect()
+    }
+
     /// The index of the role spelt `name` (compared without regard to case).
     pub fn role_index(&self, name: &str) -> Option<usize> {
         let sym = self.prog.symbols.get(name)?;

@@ -18,7 +18,7 @@ use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::gdl::{Analysis, Gdl, State, Term};
+use crate::gdl::{Gdl, State, Term};
 
 /// UCB exploration constant, for rewards in [0, 1].
 const EXPLORATION: f64 = 0.5;
@@ -267,8 +267,12 @@ impl Mcts {
                     break (self.nodes[id].rewards.clone(), Leaf::Terminal);
                 }
                 path.push((id, Vec::new()));
+                break (
+                    self.playout(next, Some(id), deadline, stop)?,
+                    Leaf::PlayedOut,
+                );
             }
-            break (self.playout(next, deadline, stop)?, Leaf::PlayedOut);
+            break (self.playout(next, None, deadline, stop)?, Leaf::PlayedOut);
         };
         for (node, joint) in path {
             let n = &mut self.nodes[node];
@@ -314,10 +318,12 @@ impl Mcts {
     }
 
     /// Random play from `state` to the end (or [`MAX_PLAYOUT_STEPS`]); each role's
-    /// reward. `None` if the deadline or `stop` came first.
+    /// reward. `None` if the deadline or `stop` came first. `known` is the non-terminal
+    /// node of `state`, if it has one: its legal moves are not analysed again.
     fn playout(
         &mut self,
         mut state: State,
+        mut known: Option<usize>,
         deadline: Instant,
         stop: &AtomicBool,
     ) -> Option<Vec<f64>> {
@@ -325,15 +331,16 @@ impl Mcts {
             if Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
                 return None;
             }
-            let a = self.gdl.analyse(&state);
-            if a.terminal || a.legal.iter().any(Vec::is_empty) {
-                return Some(rewards(&a.goals, None));
-            }
-            let joint: Vec<Term> = a
-                .legal
-                .iter()
-                .map(|moves| moves[self.rng.random_range(0..moves.len())].clone())
-                .collect();
+            let joint = match known.take() {
+                Some(node) => random_joint(&self.nodes[node].legal, &mut self.rng),
+                None => {
+                    let a = self.gdl.analyse(&state);
+                    if a.terminal || a.legal.iter().any(Vec::is_empty) {
+                        return Some(rewards(&a.goals, None));
+                    }
+                    random_joint(&a.legal, &mut self.rng)
+                }
+            };
             state = self.gdl.next_state(&state, &joint);
         }
         let goals = self.gdl.goals(&state);
@@ -349,9 +356,12 @@ fn rewards(goals: &[Option<u32>], missing: Option<f64>) -> Vec<f64> {
         .collect()
 }
 
-/// A uniformly random legal move of `role` in an analysed state.
-pub fn random_move(analysis: &Analysis, role: usize, rng: &mut impl rand::Rng) -> Option<Term> {
-    analysis.legal.get(role)?.choose(rng).cloned()
+/// One uniformly random move of each role (every role has one).
+fn random_joint(legal: &[Vec<Term>], rng: &mut impl rand::Rng) -> Vec<Term> {
+    legal
+        .iter()
+        .map(|moves| moves[rng.random_range(0..moves.len())].clone())
+        .collect()
 }
 
 #[cfg(test)]

@@ -33,7 +33,6 @@ pub struct GeneralSession {
     position: State,
     /// Terminal, legal moves and goals of `position`.
     analysis: Analysis,
-    pub start_clock: Duration,
     pub play_clock: Duration,
     pub state: MatchState,
     /// Steps played so far.
@@ -74,7 +73,6 @@ impl GeneralSession {
         match_id: &str,
         role: &str,
         gdl: Gdl,
-        start_clock: Duration,
         play_clock: Duration,
         agent: AgentConfig,
     ) -> Result<GeneralSession, StartError> {
@@ -96,7 +94,6 @@ impl GeneralSession {
             gdl,
             position,
             analysis,
-            start_clock,
             play_clock,
             state: MatchState::Active,
             plies: 0,
@@ -184,7 +181,7 @@ impl GeneralSession {
             (MatchState::Active, false) => &self.analysis.legal[self.us],
             _ => return Reply::Now("noop".to_owned()),
         };
-        let text = |m: &Term| self.gdl.term_to_sexpr(m).to_string();
+        let text = |m: &Term| self.gdl.display(m);
         match (ours.as_slice(), &self.tree) {
             ([], _) => Reply::Now("noop".to_owned()),
             ([only], _) => Reply::Now(text(only)),
@@ -193,30 +190,27 @@ impl GeneralSession {
                     .choose(&mut self.rng)
                     .map_or_else(|| "noop".to_owned(), text),
             ),
-            (moves, Some(tree)) => Reply::Search(Search {
-                gdl: self.gdl.clone(),
-                tree: tree.clone(),
-                position: self.position.clone(),
-                us: self.us,
-                legal: moves.to_vec(),
-                stop: Arc::new(AtomicBool::new(false)),
-            }),
+            (_, Some(tree)) => Reply::Search(self.search(tree.clone())),
         }
     }
 
-    /// A search of the current position to run in the background while no reply is due
-    /// (the start clock; or the other roles' turns, to ponder), so that our next turn
-    /// finds a grown tree; stopped by the next PLAY, or when the match is dropped. `None`
-    /// for the random agent, or when the game is over or the match broken.
+    /// A search of the current position to run in the background while no reply is due,
+    /// so that a PLAY finds a grown tree: the handler starts it at START, for the start
+    /// clock. Stopped by the next PLAY, or when the match is dropped. `None` for the
+    /// random agent, or when the game is over or the match broken.
     pub fn background_search(&mut self) -> Option<Search> {
         if self.state != MatchState::Active || self.analysis.terminal {
             return None;
         }
         self.stop_background();
-        let tree = self.tree.clone()?;
-        let stop = Arc::new(AtomicBool::new(false));
-        self.background = Some(stop.clone());
-        Some(Search {
+        let search = self.search(self.tree.clone()?);
+        self.background = Some(search.stop_flag());
+        Some(search)
+    }
+
+    /// A search of the current position in `tree` for our move, with its own stop flag.
+    fn search(&self, tree: Arc<Mutex<Mcts>>) -> Search {
+        Search {
             gdl: self.gdl.clone(),
             tree,
             position: self.position.clone(),
@@ -227,8 +221,8 @@ impl GeneralSession {
                 .get(self.us)
                 .cloned()
                 .unwrap_or_default(),
-            stop,
-        })
+            stop: Arc::new(AtomicBool::new(false)),
+        }
     }
 
     fn stop_background(&mut self) {
@@ -278,17 +272,15 @@ impl Search {
             ms = choice.elapsed.as_millis() as u64,
             "reasoner search"
         );
-        let mv = choice
-            .best
-            .filter(|m| self.legal.contains(m))
-            .or_else(|| self.legal.first().cloned());
-        mv.map_or_else(|| "noop".to_owned(), |m| self.gdl.display(&m))
+        match choice.best.filter(|m| self.legal.contains(m)) {
+            Some(m) => self.gdl.display(&m),
+            None => self.fallback(),
+        }
     }
 }
 
 fn roles_text(gdl: &Gdl) -> String {
-    let names: Vec<String> = gdl.roles().iter().map(|r| gdl.display(r)).collect();
-    names.join(", ")
+    gdl.role_names().join(", ")
 }
 
 #[cfg(test)]
@@ -299,7 +291,7 @@ mod tests {
         let path = format!("{}/gdl/{file}", env!("CARGO_MANIFEST_DIR"));
         let gdl = Gdl::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
         let d = Duration::from_secs(1);
-        GeneralSession::new("m", role, gdl, d, d, agent).unwrap()
+        GeneralSession::new("m", role, gdl, d, agent).unwrap()
     }
 
     fn moves(text: &str) -> Vec<Sexpr> {
@@ -347,7 +339,7 @@ mod tests {
         let path = format!("{}/gdl/tictactoe.gdl", env!("CARGO_MANIFEST_DIR"));
         let gdl = Gdl::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
         let d = Duration::from_secs(1);
-        let e = GeneralSession::new("m", "white", gdl, d, d, AgentConfig::default())
+        let e = GeneralSession::new("m", "white", gdl, d, AgentConfig::default())
             .err()
             .unwrap();
         assert_eq!(

@@ -31,7 +31,7 @@ type LineMove = (Coords, Term, Term);
 /// legal moves (the other role having only noop), terminal states and goals along
 /// [`VERIFY_LINES`] random lines of [`VERIFY_PLIES`] plies. `Err` says what differs first.
 pub fn verify(terms: &Terms, gdl: &Gdl) -> Result<(), String> {
-    let names: Vec<String> = gdl.roles().iter().map(|r| gdl.display(r)).collect();
+    let names = gdl.role_names();
     let same_roles = names.len() == 2
         && [Color::White, Color::Black]
             .iter()

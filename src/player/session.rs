@@ -258,10 +258,8 @@ pub fn open(
 ) -> Result<Opened, StartError> {
     let started = Instant::now();
     let compiled = Gdl::from_sexprs(rules);
-    let general = |gdl: Gdl| {
-        GeneralSession::new(match_id, role, gdl, start_clock, play_clock, agent)
-            .map(Opened::General)
-    };
+    let general =
+        |gdl: Gdl| GeneralSession::new(match_id, role, gdl, play_clock, agent).map(Opened::General);
     let engine = |terms: Terms| {
         Session::with_terms(match_id, role, terms, start_clock, play_clock, agent)
             .map(Opened::Engine)

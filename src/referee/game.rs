@@ -146,7 +146,7 @@ pub async fn play_match(spec: &MatchSpec) -> MatchRecord {
     };
     start_all(&spec.addrs, &role_names, &spec.rules, clocks, &mut faults).await;
 
-    let play_wait = Duration::from_secs(spec.play_clock) + GRACE;
+    let play_wait = clocks.play_wait();
     let mut last_joint: Option<Vec<Sexpr>> = None;
     loop {
         let ply = moves.len() as u32;
@@ -262,6 +262,13 @@ pub(super) struct Clocks<'a> {
     pub play_clock: u64,
 }
 
+impl Clocks<'_> {
+    /// How long a player may take to answer a PLAY or STOP: the play clock and [`GRACE`].
+    pub fn play_wait(&self) -> Duration {
+        Duration::from_secs(self.play_clock) + GRACE
+    }
+}
+
 /// Sends `body` to every player at once; their replies in the same order.
 pub(super) async fn exchange_all(
     addrs: &[String],
@@ -332,8 +339,7 @@ pub(super) async fn start_all(
 /// does not care what it is answered.
 pub(super) async fn stop_all(addrs: &[String], last_joint: &[Sexpr], clocks: Clocks<'_>) {
     let stop = clocks.dialect.stop(clocks.id, last_joint);
-    let wait = Duration::from_secs(clocks.play_clock) + GRACE;
-    let _ = exchange_all(addrs, &stop, wait).await;
+    let _ = exchange_all(addrs, &stop, clocks.play_wait()).await;
 }
 
 /// One warning per fault of a finished match.

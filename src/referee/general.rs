@@ -11,8 +11,8 @@ use tracing::info;
 
 use super::dialect::Dialect;
 use super::game::{
-    Clocks, Fault, FaultKind, GRACE, MatchRecord, classify, exchange_all, fault, log_faults,
-    start_all, stop_all,
+    Clocks, Fault, FaultKind, MatchRecord, classify, exchange_all, fault, log_faults, start_all,
+    stop_all,
 };
 use crate::gdl::{Gdl, Term};
 use crate::sexpr::Sexpr;
@@ -96,7 +96,7 @@ impl GdlRecord {
 pub async fn play_gdl_match(spec: &GdlMatchSpec) -> GdlRecord {
     let started = Instant::now();
     let gdl = &spec.gdl;
-    let roles: Vec<String> = gdl.roles().iter().map(|r| gdl.display(r)).collect();
+    let roles = gdl.role_names();
     let mut faults = Vec::new();
     let clocks = Clocks {
         dialect: spec.dialect,
@@ -106,7 +106,7 @@ pub async fn play_gdl_match(spec: &GdlMatchSpec) -> GdlRecord {
     };
     start_all(&spec.addrs, &roles, &spec.rules, clocks, &mut faults).await;
 
-    let play_wait = Duration::from_secs(spec.play_clock) + GRACE;
+    let play_wait = clocks.play_wait();
     let mut state = gdl.initial_state();
     let mut analysis = gdl.analyse(&state);
     let mut moves = Vec::new();
