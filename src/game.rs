@@ -1,8 +1,21 @@
 //! The `Game` trait: everything the search needs to know about a two-player,
 //! alternating-move, perfect-information game, and nothing more.
 //!
-//! Keeping the search behind this trait lets other games of the same family
-//! (Lines of Action, Ataxx, Halma) reuse it later.
+//! The games of the course family differ in ways the trait spells out:
+//! - **Repetition.** Breakthrough's pawns only advance, but Lines of Action, Ataxx and
+//!   Halma can revisit a position. Such a game sets [`Game::REPEATS`]; the search then
+//!   scores a position already on its path as a draw and never stores a value that
+//!   depends on that path as proven.
+//! - **A move limit** (a tie after 60 plies in CS61B's Lines of Action, the end of the
+//!   100th turn in Ataxx) is carried by the position: [`Game::decided`] reports the
+//!   outcome once the limit is reached, and [`Game::hash`] covers the ply count, so that
+//!   a proven value is valid for every path to the same (position, count).
+//! - **A pass** is a move: a side that must pass while the other can move lists exactly
+//!   one legal move, the pass. Only a side with no legal move at all meets
+//!   [`Game::outcome_without_moves`].
+//! - **Branching** is bounded per game ([`Game::MAX_MOVES`]); the search has no bound of
+//!   its own.
+//! - **Notation** is the game's own ([`Game::move_name`], [`Game::parse_move`]).
 
 use std::fmt::Debug;
 
@@ -35,6 +48,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Move: Copy + Eq + Default + Debug + Send + Sync + 'static;
     type MoveList: MoveBuffer<Self::Move>;
 
+    /// The most legal moves any position of the game can have: the capacity of its
+    /// [`Game::MoveList`].
+    const MAX_MOVES: usize;
+    /// Whether a position can occur twice in one game (from the same ply count, when the
+    /// game has a move limit). The search then treats a position that is already on its
+    /// path as a draw, valid for that path only.
+    const REPEATS: bool = false;
+
     /// Fills `list` with every legal move of the side to move (cleared first).
     fn generate_moves(&self, list: &mut Self::MoveList);
     /// Plays `m`, which must be legal in the current position.
@@ -52,7 +73,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// The outcome when the side to move has no legal move.
     fn outcome_without_moves(&self) -> Outcome;
-    /// A Zobrist-style hash of the position, side to move included.
+    /// A Zobrist-style hash of everything that decides the rest of the game: the pieces,
+    /// the side to move, and the ply count when the game has a move limit.
     fn hash(&self) -> u64;
     /// A cheap static ordering hint: larger means search earlier. Captures and wins must
     /// be given [`TACTICAL_PRIORITY`] or more, quiet moves less: the search orders the
@@ -60,8 +82,21 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn move_priority(&self, m: Self::Move) -> i32;
     /// The move in the game's own notation, for logs and principal lines.
     fn move_name(&self, m: Self::Move) -> String;
+    /// The legal move written `text` in the game's notation ([`Game::move_name`]), if
+    /// there is one. Case and runs of spaces do not matter.
+    fn parse_move(&self, text: &str) -> Option<Self::Move> {
+        let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = words(text);
+        let mut list = Self::MoveList::default();
+        self.generate_moves(&mut list);
+        list.as_slice()
+            .iter()
+            .copied()
+            .find(|&m| words(&self.move_name(m)).eq_ignore_ascii_case(&text))
+    }
     /// A compact code of the move (the transposition table stores it; history tables
-    /// index by it modulo their size). Distinct moves of one position have distinct codes.
+    /// index by it modulo their size). Distinct moves of one position have distinct codes,
+    /// all below `u16::MAX`.
     fn move_code(m: Self::Move) -> u16;
     /// Whether the side to move has a move that wins at once (cheaper than listing moves;
     /// the search then needs no further look at this position).
@@ -84,6 +119,41 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn evaluate(&self, game: &G) -> i32;
 }
 
-/// The most legal moves any game may offer in one position; the search keeps
-/// per-move ordering keys in a stack array of this size.
-pub const MAX_BRANCHING: usize = 256;
+/// A move list of at most `N` moves on the stack, for games that need nothing more.
+/// Pushing past `N` panics with a message in every build: a game's bound that its move
+/// generation exceeds is a bug to report, not memory to overwrite.
+#[derive(Clone, Debug)]
+pub struct ArrayMoves<M, const N: usize> {
+    moves: [M; N],
+    len: usize,
+}
+
+impl<M: Copy + Default, const N: usize> Default for ArrayMoves<M, N> {
+    fn default() -> Self {
+        ArrayMoves {
+            moves: [M::default(); N],
+            len: 0,
+        }
+    }
+}
+
+impl<M: Copy + Default, const N: usize> ArrayMoves<M, N> {
+    #[inline]
+    pub fn push(&mut self, m: M) {
+        assert!(self.len < N, "more than {N} legal moves in one position");
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+}
+
+impl<M: Copy + Default, const N: usize> MoveBuffer<M> for ArrayMoves<M, N> {
+    fn as_slice(&self) -> &[M] {
+        &self.moves[..self.len]
+    }
+    fn as_mut_slice(&mut self) -> &mut [M] {
+        &mut self.moves[..self.len]
+    }
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+}

@@ -8,6 +8,7 @@ pub mod agent;
 pub mod bench;
 pub mod breakthrough;
 pub mod game;
+pub mod games;
 pub mod gdl;
 pub mod mcts;
 pub mod player;

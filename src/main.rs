@@ -369,6 +369,13 @@ fn solve(size: BoardSize, time: f64, hash_mb: usize) -> anyhow::Result<()> {
     let limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(time));
     let s = search::solve(&board, &limits, &table);
     let line = solution_line(&board, &s.line);
+    if s.too_deep {
+        anyhow::bail!(
+            "{size} was not solved: a line ran longer than {} plies ({} nodes)",
+            search::max_ply::<Board>(),
+            s.nodes
+        );
+    }
     let Some(value) = s.value else {
         anyhow::bail!(
             "{size} was not solved within {time} s ({} nodes); try a longer --time or a larger --hash-mb",

@@ -66,6 +66,7 @@ fn exact_search(
     let options = search::Options {
         threads: 1,
         reductions: false,
+        ..search::Options::default()
     };
     search::search_with(board, eval, &Limits::depth(depth), &table, &options)
 }

@@ -22,6 +22,8 @@ impl Game for Board {
     type Move = Move;
     type MoveList = MoveList;
 
+    const MAX_MOVES: usize = MAX_MOVES;
+
     #[inline]
     fn generate_moves(&self, list: &mut MoveList) {
         Board::generate_moves(self, list)

@@ -12,6 +12,10 @@
 //! - Proofs: every node knows whether a leaf below it was scored by the evaluation; a
 //!   result with none is the game-theoretic value and is stored as proven, valid at any
 //!   depth. An iteration that scored no leaf by evaluation has solved the position.
+//! - Repetition (games that set [`Game::REPEATS`]): a position already on the path from
+//!   the root, or played before it ([`Options::earlier`]), is scored as a draw. That value
+//!   holds for this path only, so it counts as a guess: nothing above it is stored as
+//!   proven.
 //! - Threads: each runs its own iterative deepening on the shared table; the deepest
 //!   completed iteration (the main thread's on ties) gives the move. A thread skips depths
 //!   another thread has already completed, and all stop when one reaches the depth limit
@@ -28,7 +32,7 @@ use super::limits::{Limits, MAX_DEPTH};
 use super::score::{self, INFINITY};
 use super::stats::{IterationStats, SearchResult, rate};
 use super::tt::{Bound, Table};
-use crate::game::{Evaluator, Game, MAX_BRANCHING, MoveBuffer, Outcome, TACTICAL_PRIORITY};
+use crate::game::{Evaluator, Game, MoveBuffer, Outcome, TACTICAL_PRIORITY};
 
 const MAX_PLY: usize = MAX_DEPTH as usize * 2 + 4;
 /// How many nodes pass between two looks at the clock and the stop flags (a power of two).
@@ -64,13 +68,16 @@ pub fn search<G: Game, E: Evaluator<G> + ?Sized>(
 }
 
 /// How a search runs, beyond its limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Threads searching together (at least one).
     pub threads: usize,
     /// Late-move reductions. Without them a fixed-depth search returns exactly the minimax
     /// value (under the horizon rules in the module's documentation); tests rely on that.
     pub reductions: bool,
+    /// Hashes of the positions played before the root (games that repeat): a line back to
+    /// one of them is scored as a draw, so the player does not shuffle back and forth.
+    pub earlier: Vec<u64>,
 }
 
 impl Default for Options {
@@ -78,6 +85,7 @@ impl Default for Options {
         Options {
             threads: 1,
             reductions: true,
+            earlier: Vec::new(),
         }
     }
 }
@@ -122,6 +130,7 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
     let shared = Shared {
         table,
         limits,
+        earlier: &options.earlier,
         reductions: options.reductions,
         threads,
         busy: Busy::new(if threads > 1 { BUSY_SLOTS } else { 1 }),
@@ -241,6 +250,7 @@ pub(super) fn pick_next<M>(moves: &mut [M], keys: &mut [i32], i: usize) {
 struct Shared<'a> {
     table: &'a Table,
     limits: &'a Limits,
+    earlier: &'a [u64],
     reductions: bool,
     threads: usize,
     /// Moves being searched by some thread.
@@ -281,7 +291,14 @@ fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
         history: vec![0; HISTORY],
         pv: vec![G::Move::default(); MAX_PLY * MAX_PLY],
         pv_len: vec![0; MAX_PLY],
+        keys: Vec::with_capacity(G::MAX_MOVES * 8),
+        deferred: Vec::new(),
+        path: Vec::new(),
     };
+    if G::REPEATS {
+        s.path.extend_from_slice(shared.earlier);
+        s.path.push(root.hash());
+    }
     let mut run = Run {
         best: None,
         depth: 0,
@@ -404,6 +421,14 @@ struct Searcher<'a, G: Game, E: ?Sized> {
     /// Triangular principal-variation table: row `ply` starts at `ply * MAX_PLY`.
     pv: Vec<G::Move>,
     pv_len: Vec<usize>,
+    /// Ordering keys of the moves of every node on the path, each node's above its
+    /// parent's: no bound on the number of moves, and no allocation once grown.
+    keys: Vec<i32>,
+    /// Indices of the moves each node on the path put off (see `node`), stacked likewise.
+    deferred: Vec<usize>,
+    /// Hashes of the positions from the game's first (as far as known) to the current one
+    /// (games that repeat only).
+    path: Vec<u64>,
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
@@ -576,7 +601,24 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         sc
     }
 
-    fn node(&mut self, mut depth: u32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn node(&mut self, depth: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if !G::REPEATS {
+            return self.expand(depth, ply, alpha, beta);
+        }
+        let hash = self.game.hash();
+        if self.path.contains(&hash) {
+            self.pv_len[ply] = ply;
+            // A draw for this path only: not a proof.
+            self.horizon = true;
+            return score::DRAW;
+        }
+        self.path.push(hash);
+        let sc = self.expand(depth, ply, alpha, beta);
+        self.path.pop();
+        sc
+    }
+
+    fn expand(&mut self, mut depth: u32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.pv_len[ply] = ply;
         if self.nodes & (CHECK_EVERY - 1) == 0 && self.must_stop() {
             self.aborted = true;
@@ -632,12 +674,12 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         }
         let moves = list.as_mut_slice();
         let n = moves.len();
-        debug_assert!(n <= MAX_BRANCHING);
         let killers = self.killers[ply];
-        let mut keys = [0i32; MAX_BRANCHING];
-        for (key, &m) in keys.iter_mut().zip(moves.iter()) {
+        let base = self.keys.len();
+        let deferred_base = self.deferred.len();
+        for &m in moves.iter() {
             let code = G::move_code(m);
-            *key = if Some(code) == table_move {
+            let key = if Some(code) == table_move {
                 KEY_TABLE
             } else {
                 let p = self.game.move_priority(m);
@@ -649,6 +691,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
                     self.history[code as usize % HISTORY] * 16 + p
                 }
             };
+            self.keys.push(key);
         }
 
         let mut best = -INFINITY;
@@ -656,32 +699,29 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         // With several threads, a move another thread is searching right now is put off
         // to the end (it may be answered from the table by then); the first move never is.
         let defer = self.shared.threads > 1 && depth >= DEFER_DEPTH;
-        let mut deferred = [0u8; MAX_BRANCHING];
-        let mut n_deferred = 0;
         let mut searched = 0;
         let mut i = 0;
-        let mut d = 0;
+        let mut d = deferred_base;
         loop {
             let index = if i < n {
-                pick_next(moves, &mut keys[..n], i);
+                pick_next(moves, &mut self.keys[base..base + n], i);
                 i += 1;
                 if defer
                     && searched > 0
                     && self.shared.busy.is_busy(hash, G::move_code(moves[i - 1]))
                 {
-                    deferred[n_deferred] = (i - 1) as u8;
-                    n_deferred += 1;
+                    self.deferred.push(i - 1);
                     continue;
                 }
                 i - 1
-            } else if d < n_deferred {
+            } else if d < self.deferred.len() {
                 d += 1;
-                deferred[d - 1] as usize
+                self.deferred[d - 1]
             } else {
                 break;
             };
             let m = moves[index];
-            let quiet = keys[index] < KEY_KILLER[1];
+            let quiet = self.keys[base + index] < KEY_KILLER[1];
             let busy = defer.then(|| self.shared.busy.enter(hash, G::move_code(m)));
             let sc = self.search_move(m, searched, quiet, depth, ply, alpha, beta);
             if let Some(slot) = busy {
@@ -689,7 +729,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
             }
             searched += 1;
             if self.aborted {
-                return 0;
+                break;
             }
             if sc > best {
                 best = sc;
@@ -709,6 +749,11 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
                     }
                 }
             }
+        }
+        self.keys.truncate(base);
+        self.deferred.truncate(deferred_base);
+        if self.aborted {
+            return 0;
         }
         let bound = Bound::of(best, alpha_in, beta);
         table.store(

@@ -11,6 +11,6 @@ mod tt;
 
 pub use alphabeta::{Options, search, search_with};
 pub use limits::{Limits, MAX_DEPTH};
-pub use solver::{Solution, solve};
+pub use solver::{Solution, max_ply, solve};
 pub use stats::{IterationStats, SearchResult, rate};
 pub use tt::{Bound, Entry, Table};

@@ -7,6 +7,11 @@
 //! playing search then finds the fastest win or slowest loss within the proven value.
 //! The solver's table must not be shared with the playing search: its win and loss
 //! entries carry no distance.
+//!
+//! In a game whose positions repeat ([`Game::REPEATS`]), a position already on the path
+//! counts as a draw (play could go round forever). That value depends on the path, so no
+//! result that rests on it is stored. Lines longer than [`max_ply`] plies stop the solve
+//! (reported as [`Solution::too_deep`]) rather than overflow the stack.
 
 use std::time::Instant;
 
@@ -16,16 +21,28 @@ use super::alphabeta::pick_next;
 use super::limits::Limits;
 use super::score::{self, WIN};
 use super::tt::{Bound, Entry, Table};
-use crate::game::{Game, MAX_BRANCHING, MoveBuffer, Outcome};
+use crate::game::{Game, MoveBuffer, Outcome};
 
 /// How many nodes pass between two looks at the clock (a power of two).
 const CHECK_EVERY: u64 = 4096;
+/// Stack the solver's recursion may take (the main thread has 8 MiB).
+const STACK_BYTES: usize = 4 << 20;
+/// A frame's own size besides its move list, generously.
+const FRAME_BYTES: usize = 512;
+
+/// The longest line the solver follows in `G`: at most 1000 plies, fewer when its move
+/// lists are large.
+pub fn max_ply<G: Game>() -> usize {
+    (STACK_BYTES / (std::mem::size_of::<G::MoveList>() + FRAME_BYTES)).min(1000)
+}
 
 /// What a solve found.
 #[derive(Clone, Debug)]
 pub struct Solution<M> {
     /// The value for the side to move, `None` when the limits stopped the solver first.
     pub value: Option<Outcome>,
+    /// The solver stopped because a line ran longer than [`max_ply`] plies.
+    pub too_deep: bool,
     /// A line that keeps the value (each side playing a move that achieves it).
     pub line: Vec<M>,
     pub nodes: u64,
@@ -42,6 +59,10 @@ pub fn solve<G: Game>(root: &G, limits: &Limits, table: &Table) -> Solution<G::M
         limits,
         nodes: 0,
         aborted: false,
+        too_deep: false,
+        keys: Vec::new(),
+        path: Vec::new(),
+        on_path: false,
     };
     table.new_search();
     // Two null-window tests around the draw: can the side to move win? Can it avoid losing?
@@ -57,6 +78,7 @@ pub fn solve<G: Game>(root: &G, limits: &Limits, table: &Table) -> Solution<G::M
     let line = value.map_or_else(Vec::new, |_| principal_line(root, table));
     let solution = Solution {
         value,
+        too_deep: s.too_deep,
         line,
         nodes: s.nodes,
         time: start.elapsed(),
@@ -76,6 +98,13 @@ struct Solver<'a, G> {
     limits: &'a Limits,
     nodes: u64,
     aborted: bool,
+    too_deep: bool,
+    /// Ordering keys of the moves of every node on the path, stacked.
+    keys: Vec<i32>,
+    /// Hashes of the positions on the path (games that repeat only).
+    path: Vec<u64>,
+    /// Some value below the current node rests on a repetition of the path.
+    on_path: bool,
 }
 
 /// Outcome values: the table keeps them as ±WIN at the stored position (no distance).
@@ -93,8 +122,17 @@ impl<G: Game> Solver<'_, G> {
         (!self.aborted).then_some(v)
     }
 
-    /// The value (−1, 0 or 1) within `(alpha, beta)`, fail-soft.
-    fn negamax(&mut self, mut alpha: i32, beta: i32) -> i32 {
+    /// The value (−1, 0 or 1) within `(alpha, beta)`, fail-soft. Keeps `self.on_path` up
+    /// to date for the caller.
+    fn negamax(&mut self, alpha: i32, beta: i32) -> i32 {
+        let outer = self.on_path;
+        self.on_path = false;
+        let v = self.node(alpha, beta);
+        self.on_path |= outer;
+        v
+    }
+
+    fn node(&mut self, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & (CHECK_EVERY - 1) == 0 && self.limits.must_abort() {
             self.aborted = true;
@@ -105,10 +143,26 @@ impl<G: Game> Solver<'_, G> {
         if let Some(o) = self.game.decided() {
             return value_of(o);
         }
+        if self.path.len() >= max_ply::<G>() {
+            self.too_deep = true;
+            self.aborted = true;
+            return 0;
+        }
+        let hash = self.game.hash();
+        if G::REPEATS && self.path.contains(&hash) {
+            self.on_path = true;
+            return 0;
+        }
+        self.path.push(hash);
+        let v = self.expand(hash, alpha, beta);
+        self.path.pop();
+        v
+    }
+
+    fn expand(&mut self, hash: u64, mut alpha: i32, beta: i32) -> i32 {
         if self.game.can_win_now() {
             return 1;
         }
-        let hash = self.game.hash();
         let mut table_move = None;
         if let Some(e) = self.table.probe(hash, 0) {
             table_move = e.move_code;
@@ -125,25 +179,26 @@ impl<G: Game> Solver<'_, G> {
         }
         let moves = list.as_mut_slice();
         let n = moves.len();
-        let mut keys = [0i32; MAX_BRANCHING];
-        for (key, &m) in keys.iter_mut().zip(moves.iter()) {
-            *key = if Some(G::move_code(m)) == table_move {
+        let base = self.keys.len();
+        for &m in moves.iter() {
+            let key = if Some(G::move_code(m)) == table_move {
                 i32::MAX
             } else {
                 self.game.move_priority(m)
             };
+            self.keys.push(key);
         }
         let alpha_in = alpha;
         let mut best = -2;
         let mut best_move = None;
         for i in 0..n {
-            pick_next(moves, &mut keys[..n], i);
+            pick_next(moves, &mut self.keys[base..base + n], i);
             let m = moves[i];
             self.game.make(m);
             let v = -self.negamax(-beta, -alpha);
             self.game.unmake(m);
             if self.aborted {
-                return 0;
+                break;
             }
             if v > best {
                 best = v;
@@ -153,6 +208,14 @@ impl<G: Game> Solver<'_, G> {
                     break;
                 }
             }
+        }
+        self.keys.truncate(base);
+        if self.aborted {
+            return 0;
+        }
+        if self.on_path {
+            // Valid from this path only: keep it out of the table.
+            return best;
         }
         let bound = Bound::of(best, alpha_in, beta);
         self.table.store(
