@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ggp_player::bench::POSITIONS;
+use ggp_player::breakthrough::spec::POSITIONS;
 use ggp_player::breakthrough::{Board, MoveList, perft::perft};
 
 fn movegen(c: &mut Criterion) {

@@ -114,6 +114,35 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 }
 
+/// The game's result if it is over: decided, or no legal move for the side to move.
+pub fn result<G: Game>(game: &G) -> Option<Outcome> {
+    game.decided()
+        .or_else(|| (!game.has_moves()).then(|| game.outcome_without_moves()))
+}
+
+/// Perft: the number of move sequences of exactly `depth` plies. A line that ends the game
+/// early is not extended and adds nothing at `depth`.
+pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if game.decided().is_some() {
+        return 0;
+    }
+    let mut list = G::MoveList::default();
+    game.generate_moves(&mut list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut total = 0;
+    for &m in list.as_slice() {
+        game.make(m);
+        total += perft(game, depth - 1);
+        game.unmake(m);
+    }
+    total
+}
+
 /// A static evaluation, in centi-pawn-like units, from the side to move's view.
 pub trait Evaluator<G: Game>: Send + Sync {
     fn evaluate(&self, game: &G) -> i32;

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB, EvalKind};
-use ggp_player::breakthrough::{Board, BoardSize, Variant, perft::perft};
+use ggp_player::breakthrough::BoardSize;
+use ggp_player::game::Game;
+use ggp_player::games::{self, GameSpec};
 use ggp_player::gdl::breakthrough_rules;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::server;
@@ -56,26 +58,29 @@ enum Command {
     Gdl(GdlCommand),
     /// Count move sequences of exactly DEPTH plies from the start position.
     Perft {
-        /// Board size WIDTHxHEIGHT, width 2-10, height 4-10 (e.g. 8x8).
-        size: BoardSize,
+        /// Board size: WIDTHxHEIGHT for Breakthrough, width 2-10, height 4-10 (e.g. 8x8);
+        /// `ggp-player games` tells each game's.
+        size: String,
         /// Number of plies (1-20).
         #[arg(value_parser = parse_perft_depth)]
         depth: u32,
-        /// Rules: course (diagonal steps only capture) or standard (also onto empty squares).
-        #[arg(long, default_value_t = Variant::Course)]
-        variant: Variant,
+        #[command(flatten)]
+        game: GameArgs,
     },
-    /// Solve a board from its start position: prove its value (win, draw or loss for white)
-    /// and print it with a line that keeps it, the nodes searched and the time.
+    /// Solve a board from its start position: prove its value (win, draw or loss for the
+    /// first player) and print it with a line that keeps it, the nodes searched and the
+    /// time.
     Solve {
-        /// Board size WIDTHxHEIGHT, width 2-10, height 4-10 (e.g. 5x5).
-        size: BoardSize,
+        /// Board size: WIDTHxHEIGHT for Breakthrough, width 2-10, height 4-10 (e.g. 5x5).
+        size: String,
         /// Give up after this many seconds.
         #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
         time: f64,
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
         hash_mb: usize,
+        #[command(flatten)]
+        game: GameArgs,
     },
     /// Compare evaluations: two of them play each other in this process at a fixed depth,
     /// from random openings (each with both colours); prints the first one's score and Elo.
@@ -83,6 +88,9 @@ enum Command {
     Selfplay {
         #[command(flatten)]
         config: selfplay::SelfplayConfig,
+        /// The game.
+        #[arg(long, default_value = "breakthrough")]
+        game: String,
         /// Append the games' positions to this file (one line each, with the result).
         #[arg(long)]
         record: Option<PathBuf>,
@@ -100,10 +108,13 @@ enum Command {
     },
     /// Search the fixed benchmark positions to fixed depths; prints nodes, time, nodes/s.
     Bench {
-        /// Evaluation used by the search (`improved` by default, so that node counts stay
-        /// comparable between versions).
-        #[arg(long, value_enum, default_value_t = EvalKind::Improved)]
-        eval: EvalKind,
+        /// The game whose positions are searched.
+        #[arg(long, default_value = "breakthrough")]
+        game: String,
+        /// Evaluation used by the search (the game's bench evaluation by default, fixed so
+        /// that node counts stay comparable between versions: `improved` for Breakthrough).
+        #[arg(long)]
+        eval: Option<String>,
         /// Threads of each search.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
@@ -111,6 +122,21 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = parse_hash_mb)]
         hash_mb: usize,
     },
+    /// List the games every engine tool takes with --game, with their board sizes,
+    /// variants and evaluations.
+    Games,
+}
+
+/// Which game, and which rules of it.
+#[derive(clap::Args)]
+struct GameArgs {
+    /// The game (`ggp-player games` lists them).
+    #[arg(long, default_value = "breakthrough")]
+    game: String,
+    /// Rules variant, the game's first by default: course (diagonal steps only capture)
+    /// or standard (also onto empty squares) for Breakthrough.
+    #[arg(long)]
+    variant: Option<String>,
 }
 
 fn parse_perft_depth(s: &str) -> Result<u32, String> {
@@ -203,62 +229,136 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Tournament(args) => run_tournament(args)?,
         Command::Gdl(GdlCommand::Breakthrough { size }) => print!("{}", breakthrough_rules(size)),
         Command::Gdl(GdlCommand::Check { file }) => check_gdl(&file)?,
-        Command::Perft {
-            size,
-            depth,
-            variant,
-        } => {
-            let mut board = Board::with_variant(size, variant);
-            let start = Instant::now();
-            let nodes = perft(&mut board, depth);
-            let time = start.elapsed();
-            println!(
-                "perft {size} depth {depth}: {nodes} nodes in {:.3} s ({:.1} M nodes/s)",
-                time.as_secs_f64(),
-                search::rate(nodes, time) as f64 / 1e6
-            );
+        Command::Perft { size, depth, game } => {
+            let name = game.game.clone();
+            games::dispatch(&name, Perft { size, depth, game })??
         }
         Command::Solve {
             size,
             time,
             hash_mb,
-        } => solve(size, time, hash_mb)?,
-        Command::Selfplay { config, record } => selfplay_cmd(&config, record)?,
+            game,
+        } => {
+            let name = game.game.clone();
+            games::dispatch(
+                &name,
+                Solve {
+                    size,
+                    time,
+                    hash_mb,
+                    game,
+                },
+            )??
+        }
+        Command::Selfplay {
+            config,
+            game,
+            record,
+        } => games::dispatch(&game, SelfplayCmd { config, record })??,
         Command::Tune { files, out } => tune_cmd(&files, out)?,
         Command::Bench {
+            game,
             eval,
             threads,
             hash_mb,
-        } => {
-            println!(
-                "{:<16} {:>5} {:>12} {:>10} {:>12}  {:<18} score",
-                "position", "depth", "nodes", "time ms", "nodes/s", "best"
-            );
-            let lines = bench::run(eval, usize::from(threads), hash_mb, |l| {
-                println!(
-                    "{:<16} {:>5} {:>12} {:>10.1} {:>12}  {:<18} {}",
-                    l.name,
-                    l.depth,
-                    l.nodes,
-                    time_ms(l.time),
-                    search::rate(l.nodes, l.time),
-                    l.best,
-                    search::score::describe(l.score)
-                );
-            });
-            let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
-            let time = lines.iter().map(|l| l.time).sum();
-            println!(
-                "{:<16} {:>5} {:>12} {:>10.1} {:>12}",
-                "total",
-                "",
-                nodes,
-                time_ms(time),
-                search::rate(nodes, time)
-            );
+        } => games::dispatch(
+            &game,
+            Bench {
+                eval,
+                threads: usize::from(threads),
+                hash_mb,
+            },
+        )??,
+        Command::Games => {
+            games::dispatch_all(ListGame);
         }
     }
     Ok(())
+}
+
+/// `perft` on any game.
+struct Perft {
+    size: String,
+    depth: u32,
+    game: GameArgs,
+}
+
+impl games::Tool for Perft {
+    type Output = anyhow::Result<()>;
+    fn run<S: GameSpec>(self) -> anyhow::Result<()> {
+        let mut position = games::start::<S>(Some(&self.size), self.game.variant.as_deref())
+            .map_err(anyhow::Error::msg)?;
+        let start = Instant::now();
+        let nodes = S::perft(&mut position, self.depth);
+        let time = start.elapsed();
+        println!(
+            "perft {} depth {}: {nodes} nodes in {:.3} s ({:.1} M nodes/s)",
+            self.size,
+            self.depth,
+            time.as_secs_f64(),
+            search::rate(nodes, time) as f64 / 1e6
+        );
+        Ok(())
+    }
+}
+
+/// `bench` on any game.
+struct Bench {
+    eval: Option<String>,
+    threads: usize,
+    hash_mb: usize,
+}
+
+impl games::Tool for Bench {
+    type Output = anyhow::Result<()>;
+    fn run<S: GameSpec>(self) -> anyhow::Result<()> {
+        // Check the evaluation before the header is printed.
+        games::evaluation::<S>(self.eval.as_deref().unwrap_or(S::BENCH_EVALUATION))
+            .map_err(anyhow::Error::msg)?;
+        println!(
+            "{:<16} {:>5} {:>12} {:>10} {:>12}  {:<18} score",
+            "position", "depth", "nodes", "time ms", "nodes/s", "best"
+        );
+        let lines = bench::run::<S>(self.eval.as_deref(), self.threads, self.hash_mb, |l| {
+            println!(
+                "{:<16} {:>5} {:>12} {:>10.1} {:>12}  {:<18} {}",
+                l.name,
+                l.depth,
+                l.nodes,
+                time_ms(l.time),
+                search::rate(l.nodes, l.time),
+                l.best,
+                search::score::describe(l.score)
+            );
+        })
+        .map_err(anyhow::Error::msg)?;
+        let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+        let time = lines.iter().map(|l| l.time).sum();
+        println!(
+            "{:<16} {:>5} {:>12} {:>10.1} {:>12}",
+            "total",
+            "",
+            nodes,
+            time_ms(time),
+            search::rate(nodes, time)
+        );
+        Ok(())
+    }
+}
+
+/// `games`: one paragraph per registered game.
+#[derive(Clone)]
+struct ListGame;
+
+impl games::Tool for ListGame {
+    type Output = ();
+    fn run<S: GameSpec>(self) {
+        println!("{}: {}", S::NAME, S::ABOUT);
+        println!("  sizes:       {} (default {})", S::SIZES, S::DEFAULT_SIZE);
+        println!("  variants:    {}", S::VARIANTS.join(", "));
+        let evals: Vec<&str> = S::evaluations().iter().map(|e| e.name).collect();
+        println!("  evaluations: {}", evals.join(", "));
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -268,58 +368,73 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-fn selfplay_cmd(config: &selfplay::SelfplayConfig, record: Option<PathBuf>) -> anyhow::Result<()> {
-    use std::io::Write;
-    let writer = match &record {
-        Some(path) => {
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open {} to record positions", path.display()))?;
-            Some(std::sync::Mutex::new(std::io::BufWriter::new(file)))
-        }
-        None => None,
-    };
-    let failed = std::sync::atomic::AtomicBool::new(false);
-    let bar = indicatif::ProgressBar::new(u64::from(config.openings) * 2);
-    let wdl = selfplay::run(
-        config,
-        |w| {
-            bar.set_position(u64::from(w.games()));
-            bar.set_message(format!("{w}"));
-        },
-        |samples| {
+/// `selfplay` on any game.
+struct SelfplayCmd {
+    config: selfplay::SelfplayConfig,
+    record: Option<PathBuf>,
+}
+
+impl games::Tool for SelfplayCmd {
+    type Output = anyhow::Result<()>;
+    fn run<S: GameSpec>(self) -> anyhow::Result<()> {
+        use std::io::Write;
+        let config = &self.config;
+        selfplay::check::<S>(config, self.record.is_some()).map_err(anyhow::Error::msg)?;
+        let writer = match &self.record {
+            Some(path) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .with_context(|| {
+                        format!("cannot open {} to record positions", path.display())
+                    })?;
+                Some(std::sync::Mutex::new(std::io::BufWriter::new(file)))
+            }
+            None => None,
+        };
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        let record = |lines: &[String]| {
             let Some(w) = &writer else { return };
             let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
-            let ok = samples
-                .iter()
-                .all(|s| writeln!(w, "{}", s.to_line()).is_ok());
-            if !ok {
+            if !lines.iter().all(|l| writeln!(w, "{l}").is_ok()) {
                 failed.store(true, std::sync::atomic::Ordering::Relaxed);
             }
-        },
-    );
-    bar.finish_and_clear();
-    if let Some(w) = writer {
-        let mut w = w.into_inner().unwrap_or_else(|e| e.into_inner());
-        if w.flush().is_err() || failed.into_inner() {
-            anyhow::bail!("writing the positions failed; the file may be incomplete");
+        };
+        let bar = indicatif::ProgressBar::new(u64::from(config.openings) * 2);
+        let wdl = selfplay::run::<S>(
+            config,
+            |w| {
+                bar.set_position(u64::from(w.games()));
+                bar.set_message(format!("{w}"));
+            },
+            writer
+                .is_some()
+                .then_some(&record as &(dyn Fn(&[String]) + Sync)),
+        )
+        .map_err(anyhow::Error::msg);
+        bar.finish_and_clear();
+        let wdl = wdl?;
+        if let Some(w) = writer {
+            let mut w = w.into_inner().unwrap_or_else(|e| e.into_inner());
+            if w.flush().is_err() || failed.into_inner() {
+                anyhow::bail!("writing the positions failed; the file may be incomplete");
+            }
         }
+        let (lo, elo, hi) = wdl.elo();
+        println!(
+            "{} vs {} on {} at depth {}: {wdl}, score {:.1}%, Elo {} [{}, {}]",
+            config.first,
+            config.second,
+            config.size.as_deref().unwrap_or(S::DEFAULT_SIZE),
+            config.depth,
+            100.0 * wdl.score(),
+            format_elo(elo),
+            format_elo(lo),
+            format_elo(hi)
+        );
+        Ok(())
     }
-    let (lo, elo, hi) = wdl.elo();
-    println!(
-        "{} vs {} on {} at depth {}: {wdl}, score {:.1}%, Elo {} [{}, {}]",
-        config.first,
-        config.second,
-        config.size,
-        config.depth,
-        100.0 * wdl.score(),
-        format_elo(elo),
-        format_elo(lo),
-        format_elo(hi)
-    );
-    Ok(())
 }
 
 fn tune_cmd(files: &[PathBuf], out: Option<PathBuf>) -> anyhow::Result<()> {
@@ -363,33 +478,51 @@ fn tune_cmd(files: &[PathBuf], out: Option<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn solve(size: BoardSize, time: f64, hash_mb: usize) -> anyhow::Result<()> {
-    let board = Board::new(size);
-    let table = search::Table::new(hash_mb);
-    let limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(time));
-    let s = search::solve(&board, &limits, &table);
-    let line = solution_line(&board, &s.line);
-    if s.too_deep {
-        anyhow::bail!(
-            "{size} was not solved: a line ran longer than {} plies ({} nodes)",
-            search::max_ply::<Board>(),
-            s.nodes
+/// `solve` on any game.
+struct Solve {
+    size: String,
+    time: f64,
+    hash_mb: usize,
+    game: GameArgs,
+}
+
+impl games::Tool for Solve {
+    type Output = anyhow::Result<()>;
+    fn run<S: GameSpec>(self) -> anyhow::Result<()> {
+        let size = &self.size;
+        let root = games::start::<S>(Some(size), self.game.variant.as_deref())
+            .map_err(anyhow::Error::msg)?;
+        let table = search::Table::new(self.hash_mb);
+        let limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
+        let s = search::solve(&root, &limits, &table);
+        if s.too_deep {
+            anyhow::bail!(
+                "{size} was not solved: a line ran longer than {} plies ({} nodes)",
+                search::max_ply::<S::Game>(),
+                s.nodes
+            );
+        }
+        let Some(value) = s.value else {
+            anyhow::bail!(
+                "{size} was not solved within {} s ({} nodes); try a longer --time or a larger --hash-mb",
+                self.time,
+                s.nodes
+            );
+        };
+        println!(
+            "{size}: {} for {} ({} nodes in {:.3} s)",
+            outcome_word(value),
+            S::SIDES[0],
+            s.nodes,
+            s.time.as_secs_f64()
         );
+        println!(
+            "line ({} plies): {}",
+            s.line.len(),
+            solution_line(&root, &s.line)
+        );
+        Ok(())
     }
-    let Some(value) = s.value else {
-        anyhow::bail!(
-            "{size} was not solved within {time} s ({} nodes); try a longer --time or a larger --hash-mb",
-            s.nodes
-        );
-    };
-    println!(
-        "{size}: {} for white ({} nodes in {:.3} s)",
-        outcome_word(value),
-        s.nodes,
-        s.time.as_secs_f64()
-    );
-    println!("line ({} plies): {line}", s.line.len());
-    Ok(())
 }
 
 fn outcome_word(o: ggp_player::game::Outcome) -> &'static str {
@@ -400,10 +533,9 @@ fn outcome_word(o: ggp_player::game::Outcome) -> &'static str {
     }
 }
 
-/// The principal line in GDL move notation.
-fn solution_line(board: &Board, pv: &[ggp_player::breakthrough::Move]) -> String {
-    use ggp_player::game::Game;
-    let mut b = board.clone();
+/// The principal line in the game's notation.
+fn solution_line<G: Game>(root: &G, pv: &[G::Move]) -> String {
+    let mut b = root.clone();
     let mut words = Vec::new();
     for &m in pv {
         words.push(b.move_name(m));

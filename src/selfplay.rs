@@ -12,21 +12,24 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::agent::EvalKind;
-use crate::breakthrough::{Board, BoardSize, Color, MoveList};
+use crate::game::{self, Game, MoveBuffer, Outcome};
+use crate::games::{GameSpec, evaluation, start};
 use crate::referee::stats::Wdl;
 use crate::search::{self, Limits, Options, Table};
-use crate::tune::Sample;
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct SelfplayConfig {
-    /// The evaluation under test.
-    pub first: EvalKind,
+    /// The evaluation under test (the game's names; e.g. tuned, improved, racing or
+    /// baseline for Breakthrough).
+    pub first: String,
     /// The evaluation it is compared with.
-    pub second: EvalKind,
-    /// Board size WIDTHxHEIGHT.
-    #[arg(long, default_value = "8x8")]
-    pub size: BoardSize,
+    pub second: String,
+    /// Board size (the game's default if absent; WIDTHxHEIGHT for Breakthrough).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Rules variant (the game's default if absent).
+    #[arg(long)]
+    pub variant: Option<String>,
     /// Search depth of every move.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
@@ -39,20 +42,47 @@ pub struct SelfplayConfig {
     /// Seed of the openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// A game still going after this many plies is scored a draw (in a game whose
+    /// positions repeat, play could go round forever).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_plies: u32,
     /// Games played at once (default: all cores).
     #[arg(skip = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     pub workers: usize,
 }
 
-/// Plays the match; returns `first`'s wins, draws and losses. `progress` is called after
-/// each game with the running totals, `record` with the game's positions (the training
-/// data of `tune`).
-pub fn run(
+/// Receives a finished game's positions as lines of training data.
+pub type Recorder<'a> = &'a (dyn Fn(&[String]) + Sync);
+
+/// What `run` would refuse, found before anything is started or written: unknown
+/// evaluations, a bad board or variant, or recording a game that has no training data.
+pub fn check<S: GameSpec>(config: &SelfplayConfig, recording: bool) -> Result<(), String> {
+    evaluation::<S>(&config.first)?;
+    evaluation::<S>(&config.second)?;
+    let start = start::<S>(config.size.as_deref(), config.variant.as_deref())?;
+    if recording && S::training_line(&start, 0.5, 0).is_none() {
+        return Err(format!(
+            "{} has no evaluation to fit: nothing to record",
+            S::NAME
+        ));
+    }
+    Ok(())
+}
+
+/// Plays the match in game `S`; returns `first`'s wins, draws and losses. `progress` is
+/// called after each game with the running totals; `record`, if given, with the game's
+/// positions as lines of training data (the input of `tune`; an error for a game without
+/// any).
+pub fn run<S: GameSpec>(
     config: &SelfplayConfig,
     progress: impl Fn(&Wdl) + Sync,
-    record: impl Fn(&[Sample]) + Sync,
-) -> Wdl {
-    let openings = openings(config);
+    record: Option<Recorder<'_>>,
+) -> Result<Wdl, String> {
+    check::<S>(config, record.is_some())?;
+    let first = evaluation::<S>(&config.first)?.evaluator;
+    let second = evaluation::<S>(&config.second)?.evaluator;
+    let start = start::<S>(config.size.as_deref(), config.variant.as_deref())?;
+    let openings = openings(&start, config);
     let total = std::sync::Mutex::new(Wdl::default());
     let next = std::sync::atomic::AtomicUsize::new(0);
     thread::scope(|s| {
@@ -64,20 +94,29 @@ pub fn run(
                     if i >= openings.len() * 2 {
                         break;
                     }
-                    let first_is_white = i.is_multiple_of(2);
-                    let (score, positions) = play(config, &openings[i / 2], first_is_white, &table);
-                    let white_score = if first_is_white { score } else { 1.0 - score };
-                    let samples: Vec<Sample> = positions
-                        .into_iter()
-                        .map(|board| Sample {
-                            board,
-                            white_score,
-                            // Both games of an opening share its number, so that
-                            // `tune` never trains on one and tests on the other.
-                            game: (i / 2) as u64,
-                        })
-                        .collect();
-                    record(&samples);
+                    // The first evaluation plays the side that moves first from the start
+                    // in even games, the other side in odd ones.
+                    let first_starts = i.is_multiple_of(2);
+                    let evals = if first_starts {
+                        [first, second]
+                    } else {
+                        [second, first]
+                    };
+                    let (starter_score, positions) = play(config, &openings[i / 2], evals, &table);
+                    if let Some(record) = record {
+                        // Both games of an opening share its number, so that `tune` never
+                        // trains on one and tests on the other.
+                        let lines: Vec<String> = positions
+                            .iter()
+                            .filter_map(|p| S::training_line(p, starter_score, (i / 2) as u64))
+                            .collect();
+                        record(&lines);
+                    }
+                    let score = if first_starts {
+                        starter_score
+                    } else {
+                        1.0 - starter_score
+                    };
                     let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
                     t.add(score);
                     progress(&t);
@@ -85,73 +124,92 @@ pub fn run(
             });
         }
     });
-    total.into_inner().unwrap_or_else(|e| e.into_inner())
+    Ok(total.into_inner().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// A position and whether the side to move is the one that moved first from the start.
+struct Opening<G> {
+    position: G,
+    starter_to_move: bool,
 }
 
 /// Distinct random openings that leave the game undecided.
-fn openings(config: &SelfplayConfig) -> Vec<Board> {
+fn openings<G: Game>(start: &G, config: &SelfplayConfig) -> Vec<Opening<G>> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     let mut attempts = 0;
     while out.len() < config.openings as usize && attempts < config.openings * 100 {
         attempts += 1;
-        let mut board = Board::new(config.size);
-        let mut list = MoveList::default();
+        let mut position = start.clone();
+        let mut starter_to_move = true;
+        let mut list = G::MoveList::default();
         for _ in 0..config.opening_plies {
-            board.generate_moves(&mut list);
-            let moves: Vec<_> = list.iter().collect();
-            match moves.choose(&mut rng) {
-                Some(&m) => board.make(m),
+            position.generate_moves(&mut list);
+            match list.as_slice().choose(&mut rng) {
+                Some(&m) => {
+                    position.make(m);
+                    starter_to_move = !starter_to_move;
+                }
                 None => break,
             }
         }
-        if board.result().is_none() && seen.insert(board.hash()) {
-            out.push(board);
+        if game::result(&position).is_none() && seen.insert(position.hash()) {
+            out.push(Opening {
+                position,
+                starter_to_move,
+            });
         }
     }
     out
 }
 
-/// One game from `opening`; returns the first evaluation's score (1, 0.5 or 0) and the
-/// positions of the game (the finished one excluded).
-fn play(
+/// One game from `opening`, `evals[0]` playing the side that moved first from the start;
+/// returns that side's score (1, 0.5 or 0) and the positions of the game (the finished
+/// one excluded).
+fn play<G: Game>(
     config: &SelfplayConfig,
-    opening: &Board,
-    first_is_white: bool,
+    opening: &Opening<G>,
+    evals: [&dyn crate::game::Evaluator<G>; 2],
     table: &Table,
-) -> (f64, Vec<Board>) {
-    let mut board = opening.clone();
+) -> (f64, Vec<G>) {
+    let mut position = opening.position.clone();
+    let mut starter_to_move = opening.starter_to_move;
     let mut positions = Vec::new();
     let limits = Limits::depth(config.depth);
-    let options = Options::default();
-    loop {
-        if let Some(result) = board.result() {
-            let first = if first_is_white {
-                Color::White
-            } else {
-                Color::Black
+    // In a game that repeats, the search knows the positions played, so that neither side
+    // walks into a repetition by accident.
+    let mut options = Options::default();
+    for ply in 0.. {
+        if ply == config.max_plies {
+            return (0.5, positions);
+        }
+        if let Some(outcome) = game::result(&position) {
+            let mover_score = match outcome {
+                Outcome::Win => 1.0,
+                Outcome::Draw => 0.5,
+                Outcome::Loss => 0.0,
             };
-            let score = match result {
-                Some(winner) if winner == first => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
+            let score = if starter_to_move {
+                mover_score
+            } else {
+                1.0 - mover_score
             };
             return (score, positions);
         }
-        let white_to_move = board.side_to_move() == Color::White;
-        let eval = if white_to_move == first_is_white {
-            config.first
-        } else {
-            config.second
-        };
+        let eval = evals[usize::from(!starter_to_move)];
         // A fresh table per move: no memory of the other side's searches.
         table.clear();
-        let r = search::search_with(&board, eval.evaluator(), &limits, table, &options);
+        let r = search::search_with(&position, eval, &limits, table, &options);
         let Some(m) = r.best_move else {
             return (0.5, positions); // Unreachable: a game that is not over has a move.
         };
-        positions.push(board.clone());
-        board.make(m);
+        if G::REPEATS {
+            options.earlier.push(position.hash());
+        }
+        positions.push(position.clone());
+        position.make(m);
+        starter_to_move = !starter_to_move;
     }
+    unreachable!("the loop returns at max_plies")
 }

@@ -3,6 +3,7 @@
 mod cli;
 mod common;
 mod engine;
+mod games;
 mod gdl;
 mod general;
 mod referee;

@@ -8,7 +8,9 @@ pub mod features;
 mod geometry;
 mod movegen;
 pub mod perft;
+
 mod recognise;
+pub mod spec;
 pub mod terms;
 mod weights;
 mod zobrist;

@@ -1,3 +1,144 @@
-//! The games, one folder each.
+//! The games, one folder each, and the one registry through which the generic layers
+//! (the tools, the referee, the player) reach them.
+//!
+//! A game joins by implementing [`GameSpec`] in its folder and adding one line to
+//! [`registry!`] below. The tools never name a game: they implement [`Tool`], whose
+//! `run` is generic over the spec, and [`dispatch`] calls it with the game asked for.
 
 pub mod walk;
+
+use crate::game::{Evaluator, Game};
+
+/// A game as the tools see it: its name, its start positions, its evaluations and its
+/// benchmark positions.
+pub trait GameSpec: 'static {
+    type Game: Game;
+    /// The name given to `--game`.
+    const NAME: &'static str;
+    /// One line for `--help` and listings.
+    const ABOUT: &'static str;
+    /// What a board size looks like for this game, for help and errors.
+    const SIZES: &'static str;
+    /// The board size used when none is given.
+    const DEFAULT_SIZE: &'static str;
+    /// The variants of the rules, the default first (one entry for a game without any).
+    const VARIANTS: &'static [&'static str];
+    /// The players' names, the one that moves first from the start first.
+    const SIDES: [&'static str; 2];
+    /// The evaluation `bench` uses unless told otherwise (fixed, so that node counts stay
+    /// comparable between versions).
+    const BENCH_EVALUATION: &'static str;
+
+    /// The start position on a board of `size` under `variant` (one of
+    /// [`GameSpec::VARIANTS`]), or why there is none.
+    fn start(size: &str, variant: &str) -> Result<Self::Game, String>;
+    /// The game's evaluations, the default first.
+    fn evaluations() -> &'static [Evaluation<Self::Game>];
+    /// The positions `bench` searches, each to a fixed depth.
+    fn bench_positions() -> Vec<BenchPosition<Self::Game>>;
+    /// Perft from `position` (the generic count unless the game has a faster one).
+    fn perft(position: &mut Self::Game, depth: u32) -> u64 {
+        crate::game::perft(position, depth)
+    }
+    /// A recorded position of self-play, as one line of the game's training data (for
+    /// `tune`), when the game has an evaluation to fit. `first_score` is the score (1,
+    /// 0.5, 0) of the side that moved first from the start; `game` the game's number.
+    fn training_line(_position: &Self::Game, _first_score: f64, _game: u64) -> Option<String> {
+        None
+    }
+}
+
+/// A named evaluation of a game.
+pub struct Evaluation<G: Game> {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub evaluator: &'static dyn Evaluator<G>,
+}
+
+/// A named benchmark position and the depth `bench` searches it to.
+pub struct BenchPosition<G> {
+    pub name: String,
+    pub position: G,
+    pub depth: u32,
+}
+
+/// The evaluation of `S` called `name`, or an error listing the names there are.
+pub fn evaluation<S: GameSpec>(name: &str) -> Result<&'static Evaluation<S::Game>, String> {
+    let all = S::evaluations();
+    all.iter().find(|e| e.name == name).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|e| e.name).collect();
+        format!(
+            "{} has no evaluation {name:?}: use {}",
+            S::NAME,
+            one_of(&names)
+        )
+    })
+}
+
+/// The start position of `S` for an optional size and variant (the defaults otherwise).
+pub fn start<S: GameSpec>(size: Option<&str>, variant: Option<&str>) -> Result<S::Game, String> {
+    let variant = variant.unwrap_or(S::VARIANTS[0]);
+    if !S::VARIANTS.contains(&variant) {
+        return Err(format!(
+            "{} has no variant {variant:?}: use {}",
+            S::NAME,
+            one_of(S::VARIANTS)
+        ));
+    }
+    S::start(size.unwrap_or(S::DEFAULT_SIZE), variant)
+}
+
+/// `a, b or c`.
+pub fn one_of(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Something a tool does with whichever game it is given.
+pub trait Tool {
+    type Output;
+    fn run<S: GameSpec>(self) -> Self::Output;
+}
+
+/// A name given to `--game` that no game has.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no game is called {name:?}: use {}", one_of(NAMES))]
+pub struct UnknownGame {
+    pub name: String,
+}
+
+macro_rules! registry {
+    ($($spec:ty),* $(,)?) => {
+        /// The names of the registered games, in order.
+        pub const NAMES: &[&str] = &[$(<$spec as GameSpec>::NAME),*];
+
+        /// Each registered game's name and description.
+        pub fn list() -> Vec<(&'static str, &'static str)> {
+            vec![$((<$spec as GameSpec>::NAME, <$spec as GameSpec>::ABOUT)),*]
+        }
+
+        /// Runs `tool` on the game called `name`.
+        pub fn dispatch<T: Tool>(name: &str, tool: T) -> Result<T::Output, UnknownGame> {
+            $(
+                if name.eq_ignore_ascii_case(<$spec as GameSpec>::NAME) {
+                    return Ok(tool.run::<$spec>());
+                }
+            )*
+            Err(UnknownGame { name: name.to_owned() })
+        }
+
+        /// Runs `tool` on every registered game, in order.
+        pub fn dispatch_all<T: Tool + Clone>(tool: T) -> Vec<T::Output> {
+            vec![$(tool.clone().run::<$spec>()),*]
+        }
+    };
+}
+
+// The registered games: one line each.
+registry!(
+    crate::breakthrough::spec::Breakthrough,
+    walk::spec::WalkSpec,
+);

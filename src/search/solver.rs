@@ -62,7 +62,6 @@ pub fn solve<G: Game>(root: &G, limits: &Limits, table: &Table) -> Solution<G::M
         too_deep: false,
         keys: Vec::new(),
         path: Vec::new(),
-        on_path: false,
     };
     table.new_search();
     // Two null-window tests around the draw: can the side to move win? Can it avoid losing?
@@ -103,8 +102,6 @@ struct Solver<'a, G> {
     keys: Vec<i32>,
     /// Hashes of the positions on the path (games that repeat only).
     path: Vec<u64>,
-    /// Some value below the current node rests on a repetition of the path.
-    on_path: bool,
 }
 
 /// Outcome values: the table keeps them as ±WIN at the stored position (no distance).
@@ -118,50 +115,41 @@ fn from_score(s: i32) -> i32 {
 
 impl<G: Game> Solver<'_, G> {
     fn test(&mut self, alpha: i32, beta: i32) -> Option<i32> {
-        let v = self.negamax(alpha, beta);
+        let (v, _) = self.node(alpha, beta);
         (!self.aborted).then_some(v)
     }
 
-    /// The value (−1, 0 or 1) within `(alpha, beta)`, fail-soft. Keeps `self.on_path` up
-    /// to date for the caller.
-    fn negamax(&mut self, alpha: i32, beta: i32) -> i32 {
-        let outer = self.on_path;
-        self.on_path = false;
-        let v = self.node(alpha, beta);
-        self.on_path |= outer;
-        v
-    }
-
-    fn node(&mut self, alpha: i32, beta: i32) -> i32 {
+    /// The value (−1, 0 or 1) within `(alpha, beta)`, fail-soft, and whether it rests on a
+    /// repetition of the path (and so holds for this path only).
+    fn node(&mut self, alpha: i32, beta: i32) -> (i32, bool) {
         self.nodes += 1;
         if self.nodes & (CHECK_EVERY - 1) == 0 && self.limits.must_abort() {
             self.aborted = true;
         }
         if self.aborted {
-            return 0;
+            return (0, false);
         }
         if let Some(o) = self.game.decided() {
-            return value_of(o);
+            return (value_of(o), false);
         }
         if self.path.len() >= max_ply::<G>() {
             self.too_deep = true;
             self.aborted = true;
-            return 0;
+            return (0, false);
         }
         let hash = self.game.hash();
         if G::REPEATS && self.path.contains(&hash) {
-            self.on_path = true;
-            return 0;
+            return (0, true);
         }
         self.path.push(hash);
-        let v = self.expand(hash, alpha, beta);
+        let result = self.expand(hash, alpha, beta);
         self.path.pop();
-        v
+        result
     }
 
-    fn expand(&mut self, hash: u64, mut alpha: i32, beta: i32) -> i32 {
+    fn expand(&mut self, hash: u64, mut alpha: i32, beta: i32) -> (i32, bool) {
         if self.game.can_win_now() {
-            return 1;
+            return (1, false);
         }
         let mut table_move = None;
         if let Some(e) = self.table.probe(hash, 0) {
@@ -169,13 +157,13 @@ impl<G: Game> Solver<'_, G> {
             // Only proven entries hold values; they are stored valid at any depth.
             let v = from_score(e.score);
             if e.proven && (Entry { score: v, ..e }).cuts(0, alpha, beta) {
-                return v;
+                return (v, false);
             }
         }
         let mut list = G::MoveList::default();
         self.game.generate_moves(&mut list);
         if list.is_empty() {
-            return value_of(self.game.outcome_without_moves());
+            return (value_of(self.game.outcome_without_moves()), false);
         }
         let moves = list.as_mut_slice();
         let n = moves.len();
@@ -191,31 +179,36 @@ impl<G: Game> Solver<'_, G> {
         let alpha_in = alpha;
         let mut best = -2;
         let mut best_move = None;
+        // An upper bound (or exact value) rests on every move; a cut-off only on its move.
+        let mut dependent = false;
         for i in 0..n {
             pick_next(moves, &mut self.keys[base..base + n], i);
             let m = moves[i];
             self.game.make(m);
-            let v = -self.negamax(-beta, -alpha);
+            let (v, d) = self.node(-beta, -alpha);
+            let v = -v;
             self.game.unmake(m);
             if self.aborted {
                 break;
             }
+            dependent |= d;
             if v > best {
                 best = v;
                 best_move = Some(m);
                 alpha = alpha.max(v);
                 if v >= beta {
+                    dependent = d;
                     break;
                 }
             }
         }
         self.keys.truncate(base);
         if self.aborted {
-            return 0;
+            return (0, false);
         }
-        if self.on_path {
+        if dependent {
             // Valid from this path only: keep it out of the table.
-            return best;
+            return (best, true);
         }
         let bound = Bound::of(best, alpha_in, beta);
         self.table.store(
@@ -227,7 +220,7 @@ impl<G: Game> Solver<'_, G> {
             true,
             best_move.map(G::move_code),
         );
-        best
+        (best, false)
     }
 }
 

@@ -16,6 +16,8 @@
 //!
 //! Notation: `3-7` moves the token from node 3 to node 7; `pass`.
 
+pub mod spec;
+
 use std::fmt;
 use std::sync::Arc;
 

@@ -1,0 +1,139 @@
+//! Every engine tool takes `--game`: the toy game Walk, registered by one line, goes
+//! through perft, solve, bench and selfplay like Breakthrough.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = run(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn games_lists_every_registered_game() {
+    let out = stdout_of(&["games"]);
+    assert!(out.contains("breakthrough: "), "{out}");
+    assert!(out.contains("walk: "), "{out}");
+    assert!(
+        out.contains("evaluations: tuned, improved, racing, baseline"),
+        "{out}"
+    );
+    assert!(out.contains("variants:    free, limit40"), "{out}");
+}
+
+#[test]
+fn perft_counts_the_moves_of_any_game() {
+    // The star's hub has 300 spokes; from every rim node but the last black must go back
+    // to the hub, and from the last one onto white's goal, which ends the game.
+    for (depth, count) in [(1, 300), (2, 300), (3, 299 * 300)] {
+        let out = stdout_of(&["perft", "--game", "walk", "star300", &depth.to_string()]);
+        assert!(
+            out.contains(&format!("perft star300 depth {depth}: {count} nodes")),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn solve_proves_a_toy_game_and_prints_its_line() {
+    let out = stdout_of(&["solve", "--game", "walk", "star300"]);
+    let mut lines = out.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("star300: win for white ("),
+        "{out}"
+    );
+    assert_eq!(lines.next(), Some("line (2 plies): 0-300 300-301"), "{out}");
+}
+
+#[test]
+fn bench_searches_the_games_own_positions() {
+    let out = stdout_of(&["bench", "--game", "walk"]);
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 5, "header, three positions, total: {out}");
+    assert!(
+        rows[3].starts_with("star300 free") && rows[3].contains("0-300"),
+        "{out}"
+    );
+    assert!(rows[3].ends_with("win in 2"), "{out}");
+    assert!(rows[4].starts_with("total"), "{out}");
+}
+
+#[test]
+fn selfplay_plays_a_toy_game_with_its_own_evaluations() {
+    // An evaluation against itself scores exactly half (each opening with both sides),
+    // also when games go round in circles until the ply cap.
+    for variant in ["free", "limit40"] {
+        let out = stdout_of(&[
+            "selfplay",
+            "mobility",
+            "mobility",
+            "--game",
+            "walk",
+            "--variant",
+            variant,
+            "--depth",
+            "4",
+            "--openings",
+            "10",
+            "--max-plies",
+            "200",
+        ]);
+        assert!(
+            out.starts_with("mobility vs mobility on 40 at depth 4: +"),
+            "{out}"
+        );
+        assert!(out.contains("score 50.0%"), "{out}");
+    }
+}
+
+#[test]
+fn bad_game_arguments_get_one_clear_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["perft", "--game", "chess", "8x8", "2"],
+            "no game is called \"chess\": use breakthrough or walk",
+        ),
+        (
+            &["perft", "--game", "walk", "8x8", "2"],
+            "is not a Walk board",
+        ),
+        (
+            &["perft", "--game", "walk", "40", "2", "--variant", "course"],
+            "use free or limit40",
+        ),
+        (
+            &["bench", "--game", "walk", "--eval", "tuned"],
+            "use mobility or blind",
+        ),
+        (
+            &[
+                "selfplay", "mobility", "blind", "--game", "walk", "--record", "x.txt",
+            ],
+            "walk has no evaluation to fit",
+        ),
+        (&["solve", "--game", "walk", "star0"], "is not a Walk board"),
+    ];
+    for (args, needle) in cases {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+    assert!(
+        !std::path::Path::new("x.txt").exists(),
+        "a refused command wrote nothing"
+    );
+}
