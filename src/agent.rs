@@ -1,4 +1,4 @@
-//! What to play: the agents the server and the referee choose by name.
+//! What to play, in any game: the agents the server and the referee choose by name.
 
 use std::fmt;
 
@@ -6,9 +6,8 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::breakthrough::eval::{Baseline, Improved, Racing, Tuned};
-use crate::breakthrough::{Board, Move, MoveList};
-use crate::game::Evaluator;
+use crate::game::{self, Evaluator, Game, MoveBuffer};
+use crate::games::{GameSpec, evaluation};
 use crate::search::{self, Limits, Options, SearchResult, Table};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -19,41 +18,6 @@ pub enum AgentKind {
     Alphabeta,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum EvalKind {
-    /// The course's evaluation: distances of the most advanced pawns to the goal rows.
-    Baseline,
-    /// Material, advancement, defended and hanging pawns, home-row guards.
-    Improved,
-    /// `improved` plus pawn races: unstoppable runners, who arrives first.
-    Racing,
-    /// Pawns by distance to goal, guards, defended/hanging/exchanged pawns and races,
-    /// weighted by a fit to self-play results (`tune`).
-    Tuned,
-}
-
-impl EvalKind {
-    pub fn evaluator(self) -> &'static dyn Evaluator<Board> {
-        match self {
-            EvalKind::Baseline => &Baseline,
-            EvalKind::Improved => &Improved,
-            EvalKind::Racing => &Racing,
-            EvalKind::Tuned => &Tuned,
-        }
-    }
-}
-
-impl fmt::Display for EvalKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EvalKind::Baseline => "baseline",
-            EvalKind::Improved => "improved",
-            EvalKind::Racing => "racing",
-            EvalKind::Tuned => "tuned",
-        })
-    }
-}
-
 /// The transposition table size when none is given, in MiB: plenty for a 10 s move on a
 /// 2-core machine, and the pages are only taken as they are used.
 pub const DEFAULT_HASH_MB: usize = 256;
@@ -61,7 +25,9 @@ pub const DEFAULT_HASH_MB: usize = 256;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AgentConfig {
     pub kind: AgentKind,
-    pub eval: EvalKind,
+    /// The alpha-beta evaluation by name; `None` for each game's default (its first). A
+    /// game without an evaluation of this name plays with its default.
+    pub eval: Option<&'static str>,
     /// Seed of the random agent; `None` draws one from the OS.
     pub seed: Option<u64>,
     /// Threads of each search.
@@ -74,7 +40,7 @@ impl Default for AgentConfig {
     fn default() -> Self {
         AgentConfig {
             kind: AgentKind::Alphabeta,
-            eval: EvalKind::Tuned,
+            eval: None,
             seed: None,
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
@@ -86,33 +52,49 @@ impl fmt::Display for AgentConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             AgentKind::Random => f.write_str("random"),
-            AgentKind::Alphabeta => write!(f, "alphabeta({})", self.eval),
+            AgentKind::Alphabeta => write!(f, "alphabeta({})", self.eval.unwrap_or("default")),
         }
     }
 }
 
 /// A chosen move, with the search that chose it (none for the random agent).
 #[derive(Clone, Debug)]
-pub struct Choice {
-    pub mv: Move,
-    pub search: Option<SearchResult<Move>>,
+pub struct Choice<M> {
+    pub mv: M,
+    pub search: Option<SearchResult<M>>,
 }
 
-pub struct Agent {
+/// An agent playing one game of `G`: its configuration, its random numbers and its
+/// transposition table (kept from move to move).
+pub struct Agent<G: Game> {
     config: AgentConfig,
+    evaluator: &'static dyn Evaluator<G>,
     rng: Xoshiro256PlusPlus,
     /// The match's transposition table, made at the first search.
     table: Option<Table>,
 }
 
-impl Agent {
-    pub fn new(config: AgentConfig) -> Agent {
+impl<G: Game> Agent<G> {
+    /// An agent for game `S`, with the evaluation the configuration names (the game's
+    /// default if it names none, or one the game does not have).
+    pub fn new<S: GameSpec<Game = G>>(config: AgentConfig) -> Agent<G> {
+        let evaluator = config
+            .eval
+            .and_then(|name| evaluation::<S>(name).ok())
+            .unwrap_or(&S::evaluations()[0])
+            .evaluator;
+        Agent::with_evaluator(config, evaluator)
+    }
+
+    /// An agent searching with `evaluator` (the configuration's name is not consulted).
+    pub fn with_evaluator(config: AgentConfig, evaluator: &'static dyn Evaluator<G>) -> Agent<G> {
         let rng = match config.seed {
             Some(seed) => Xoshiro256PlusPlus::seed_from_u64(seed),
             None => rand::make_rng(),
         };
         Agent {
             config,
+            evaluator,
             rng,
             table: None,
         }
@@ -122,36 +104,39 @@ impl Agent {
         self.config
     }
 
-    /// Picks a move for the side to move, within `limits`; `None` only when the
-    /// game is over or the side to move has no legal move.
-    pub fn choose(&mut self, board: &Board, limits: &Limits) -> Option<Choice> {
-        if board.winner().is_some() {
+    pub fn evaluator(&self) -> &'static dyn Evaluator<G> {
+        self.evaluator
+    }
+
+    /// Picks a move for the side to move, within `limits`; `None` only when the game is
+    /// over. `earlier` lists the positions played before (games that repeat).
+    pub fn choose(
+        &mut self,
+        position: &G,
+        limits: &Limits,
+        earlier: &[u64],
+    ) -> Option<Choice<G::Move>> {
+        if game::result(position).is_some() {
             return None;
         }
         match self.config.kind {
             AgentKind::Random => {
-                let mut list = MoveList::default();
-                board.generate_moves(&mut list);
-                let moves: Vec<Move> = list.iter().collect();
-                moves
+                let mut list = G::MoveList::default();
+                position.generate_moves(&mut list);
+                list.as_slice()
                     .choose(&mut self.rng)
                     .map(|&mv| Choice { mv, search: None })
             }
             AgentKind::Alphabeta => {
                 let options = Options {
                     threads: self.config.threads,
+                    earlier: earlier.to_vec(),
                     ..Options::default()
                 };
                 let table = self
                     .table
                     .get_or_insert_with(|| Table::new(self.config.hash_mb));
-                let result = search::search_with(
-                    board,
-                    self.config.eval.evaluator(),
-                    limits,
-                    table,
-                    &options,
-                );
+                let result = search::search_with(position, self.evaluator, limits, table, &options);
                 result.best_move.map(|mv| Choice {
                     mv,
                     search: Some(result),

@@ -44,7 +44,7 @@ pub trait MoveBuffer<M>: Default {
 /// The least [`Game::move_priority`] of a capture or a win.
 pub const TACTICAL_PRIORITY: i32 = 100;
 
-pub trait Game: Clone + Send + Sync + 'static {
+pub trait Game: Clone + Debug + Send + Sync + 'static {
     type Move: Copy + Eq + Default + Debug + Send + Sync + 'static;
     type MoveList: MoveBuffer<Self::Move>;
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB, EvalKind};
+use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB};
 use ggp_player::breakthrough::BoardSize;
 use ggp_player::game::Game;
 use ggp_player::games::{self, GameSpec};
@@ -137,6 +137,21 @@ struct GameArgs {
     /// or standard (also onto empty squares) for Breakthrough.
     #[arg(long)]
     variant: Option<String>,
+}
+
+/// An evaluation some game has.
+fn parse_eval(s: &str) -> Result<&'static str, String> {
+    let all = games::all_evaluations();
+    match all.iter().find(|(_, e)| *e == s) {
+        Some((_, e)) => Ok(e),
+        None => {
+            let names: Vec<String> = all.iter().map(|(g, e)| format!("{e} ({g})")).collect();
+            Err(format!(
+                "no game has an evaluation {s:?}: use {}",
+                names.join(", ")
+            ))
+        }
+    }
 }
 
 fn parse_perft_depth(s: &str) -> Result<u32, String> {
@@ -564,9 +579,11 @@ struct ServeArgs {
     /// What to play.
     #[arg(long, value_enum, default_value_t = AgentKind::Alphabeta)]
     agent: AgentKind,
-    /// Evaluation used by the alphabeta agent.
-    #[arg(long, value_enum, default_value_t = EvalKind::Tuned)]
-    eval: EvalKind,
+    /// Evaluation used by the alphabeta agent, in the games that have one of this name
+    /// (`ggp-player games` lists them); each game's default otherwise (`tuned` for
+    /// Breakthrough).
+    #[arg(long, value_parser = parse_eval)]
+    eval: Option<&'static str>,
     /// Milliseconds kept back from the play clock: the search stops at receipt time + play
     /// clock - margin. Measured at a 1 s play clock with two matches at once on a 2-core
     /// machine, replies came at most 12 ms after the search deadline (28 ms with two CPU

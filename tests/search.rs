@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use ggp_player::agent::{Agent, AgentConfig, AgentKind, EvalKind};
+use ggp_player::agent::{Agent, AgentConfig, AgentKind};
 use ggp_player::breakthrough::eval::{Baseline, Improved, Racing, Tuned};
+use ggp_player::breakthrough::spec::Breakthrough;
 use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList};
 use ggp_player::game::{Evaluator, Game, Outcome};
 use ggp_player::search::{self, Limits, score};
@@ -259,7 +260,12 @@ fn finished_games_yield_no_move() {
     assert_eq!((r.best_move, r.proven), (None, Some(Outcome::Draw)));
 }
 
-fn play_game(size: &str, white: &mut Agent, black: &mut Agent, limits: &Limits) -> [u8; 2] {
+fn play_game(
+    size: &str,
+    white: &mut Agent<Board>,
+    black: &mut Agent<Board>,
+    limits: &Limits,
+) -> [u8; 2] {
     let mut board = Board::new(size.parse().unwrap());
     loop {
         if let Some(goals) = board.goals() {
@@ -269,7 +275,9 @@ fn play_game(size: &str, white: &mut Agent, black: &mut Agent, limits: &Limits) 
             Color::White => &mut *white,
             Color::Black => &mut *black,
         };
-        let choice = agent.choose(&board, limits).expect("a move in a live game");
+        let choice = agent
+            .choose(&board, limits, &[])
+            .expect("a move in a live game");
         let mut list = MoveList::default();
         board.generate_moves(&mut list);
         assert!(list.contains(choice.mv), "agents play legal moves");
@@ -284,15 +292,15 @@ fn alphabeta_beats_random_with_both_colours() {
     let mut games = 0u32;
     for seed in 0..6 {
         for size in ["5x5", "6x6"] {
-            let mut engine = Agent::new(AgentConfig {
+            let mut engine = Agent::new::<Breakthrough>(AgentConfig {
                 kind: AgentKind::Alphabeta,
-                eval: EvalKind::Improved,
+                eval: Some("improved"),
                 seed: Some(seed),
                 ..AgentConfig::default()
             });
-            let mut random = Agent::new(AgentConfig {
+            let mut random = Agent::new::<Breakthrough>(AgentConfig {
                 kind: AgentKind::Random,
-                eval: EvalKind::Baseline,
+                eval: Some("baseline"),
                 seed: Some(seed),
                 ..AgentConfig::default()
             });
@@ -318,12 +326,12 @@ fn a_proven_draw_is_played_to_trap_a_random_mover() {
     let (mut wins, mut losses) = (0, 0);
     for seed in 0..30 {
         for engine_white in [true, false] {
-            let mut engine = Agent::new(AgentConfig {
+            let mut engine = Agent::new::<Breakthrough>(AgentConfig {
                 seed: Some(seed),
                 hash_mb: 4,
                 ..AgentConfig::default()
             });
-            let mut random = Agent::new(AgentConfig {
+            let mut random = Agent::new::<Breakthrough>(AgentConfig {
                 kind: AgentKind::Random,
                 seed: Some(seed),
                 ..AgentConfig::default()

@@ -130,6 +130,13 @@ macro_rules! registry {
             Err(UnknownGame { name: name.to_owned() })
         }
 
+        /// Every evaluation of every game, as (game, evaluation) names.
+        pub fn all_evaluations() -> Vec<(&'static str, &'static str)> {
+            let mut all = Vec::new();
+            $(all.extend(<$spec as GameSpec>::evaluations().iter().map(|e| (<$spec as GameSpec>::NAME, e.name)));)*
+            all
+        }
+
         /// Runs `tool` on every registered game, in order.
         pub fn dispatch_all<T: Tool + Clone>(tool: T) -> Vec<T::Output> {
             vec![$(tool.clone().run::<$spec>()),*]

@@ -56,7 +56,7 @@ pub struct Player {
     matches: Mutex<HashMap<String, Match>>,
     search: SearchService,
     /// The ponder search of each match that has one; dropping it stops it.
-    ponders: Mutex<HashMap<String, service::Pending>>,
+    ponders: Mutex<HashMap<String, service::Pending<crate::breakthrough::Move>>>,
 }
 
 /// A match in progress: Breakthrough played by the engine, or any game by the reasoner.
@@ -85,7 +85,7 @@ enum Pending {
 
 struct OurTurn {
     board: Board,
-    agent: Arc<Mutex<Agent>>,
+    agent: Arc<Mutex<Agent<Board>>>,
     terms: Arc<Terms>,
     play_clock: Duration,
 }
@@ -143,7 +143,9 @@ impl Player {
         }
     }
 
-    fn ponders(&self) -> MutexGuard<'_, HashMap<String, service::Pending>> {
+    fn ponders(
+        &self,
+    ) -> MutexGuard<'_, HashMap<String, service::Pending<crate::breakthrough::Move>>> {
         self.ponders.lock().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -1,8 +1,8 @@
 //! The search service: long-lived `std::thread` workers that run searches, so that no
 //! search ever runs on a tokio worker.
 //!
-//! A job is a position, the match's agent and a deadline; the result comes back on a
-//! `tokio::sync::oneshot` channel. The [`Pending`] handle the caller keeps owns the job's
+//! A job is a position of any game, the match's agent and a deadline; the result comes
+//! back on a `tokio::sync::oneshot` channel. The [`Pending`] handle the caller keeps owns the job's
 //! stop flag and raises it when dropped, so a request that goes away (or gives up waiting)
 //! stops its search.
 
@@ -16,15 +16,14 @@ use tokio::sync::oneshot;
 use tracing::{debug, error};
 
 use crate::agent::{Agent, Choice};
-use crate::breakthrough::Board;
+use crate::game::Game;
 use crate::search::Limits;
 
+/// A queued search, its game erased: the worker only runs it.
 struct Job {
-    board: Board,
-    agent: Arc<Mutex<Agent>>,
-    limits: Limits,
     stop: Arc<AtomicBool>,
-    reply: oneshot::Sender<Option<Choice>>,
+    /// Searches and sends the result; `false` if the requester no longer waits.
+    run: Box<dyn FnOnce() -> bool + Send>,
 }
 
 /// A pool of search threads fed by one queue.
@@ -64,30 +63,30 @@ impl SearchService {
         self.threads
     }
 
-    /// Queues a search of `board` by `agent` that stops at `deadline` (hard) at the latest.
-    /// Every ponder job stops first, so that this search gets the threads at once.
-    pub fn submit(
+    /// Queues a search of `position` by `agent` that stops at `deadline` (hard) at the
+    /// latest. Every ponder job stops first, so that this search gets the threads at once.
+    pub fn submit<G: Game>(
         &self,
-        board: Board,
-        agent: Arc<Mutex<Agent>>,
+        position: G,
+        agent: Arc<Mutex<Agent<G>>>,
         deadline: Instant,
-    ) -> Result<Pending, ServiceStopped> {
+    ) -> Result<Pending<G::Move>, ServiceStopped> {
         for stop in self.ponders().drain(..) {
             stop.store(true, Ordering::Relaxed);
         }
-        self.queue_job(board, agent, deadline)
+        self.queue_job(position, agent, deadline)
     }
 
     /// Queues a search whose only purpose is to fill the agent's table (pondering on the
     /// opponent's time, or preparing during the start clock). It stops at `deadline`, when
     /// its handle is dropped, or as soon as any move search is submitted.
-    pub fn ponder(
+    pub fn ponder<G: Game>(
         &self,
-        board: Board,
-        agent: Arc<Mutex<Agent>>,
+        position: G,
+        agent: Arc<Mutex<Agent<G>>>,
         deadline: Instant,
-    ) -> Result<Pending, ServiceStopped> {
-        let pending = self.queue_job(board, agent, deadline)?;
+    ) -> Result<Pending<G::Move>, ServiceStopped> {
+        let pending = self.queue_job(position, agent, deadline)?;
         let mut ponders = self.ponders();
         ponders.retain(|stop| !stop.load(Ordering::Relaxed));
         ponders.push(Arc::clone(&pending.stop));
@@ -98,20 +97,36 @@ impl SearchService {
         self.ponders.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn queue_job(
+    fn queue_job<G: Game>(
         &self,
-        board: Board,
-        agent: Arc<Mutex<Agent>>,
+        position: G,
+        agent: Arc<Mutex<Agent<G>>>,
         deadline: Instant,
-    ) -> Result<Pending, ServiceStopped> {
+    ) -> Result<Pending<G::Move>, ServiceStopped> {
         let stop = Arc::new(AtomicBool::new(false));
         let (reply, result) = oneshot::channel();
+        let limits = Limits::until(deadline).with_stop(Arc::clone(&stop));
+        let run = move || {
+            if reply.is_closed() {
+                return false;
+            }
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
+                agent.choose(&position, &limits, &[])
+            }));
+            match outcome {
+                Ok(choice) => {
+                    // The requester may have given up: nothing to do then.
+                    let _ = reply.send(choice);
+                }
+                // Dropping `reply` tells the requester; the thread lives on.
+                Err(_) => error!("the search panicked on\n{position:?}"),
+            }
+            true
+        };
         let job = Job {
-            board,
-            agent,
-            limits: Limits::until(deadline).with_stop(Arc::clone(&stop)),
             stop: Arc::clone(&stop),
-            reply,
+            run: Box::new(run),
         };
         self.queue.send(job).map_err(|_| ServiceStopped)?;
         Ok(Pending { result, stop })
@@ -119,15 +134,15 @@ impl SearchService {
 }
 
 /// A queued or running search. Dropping it stops the search.
-pub struct Pending {
-    result: oneshot::Receiver<Option<Choice>>,
+pub struct Pending<M> {
+    result: oneshot::Receiver<Option<Choice<M>>>,
     stop: Arc<AtomicBool>,
 }
 
-impl Pending {
+impl<M> Pending<M> {
     /// The search's choice, or `None` if it found none, failed, or is not done by
     /// `give_up_at` (the search is then stopped).
-    pub async fn wait_until(mut self, give_up_at: Instant) -> Result<Option<Choice>, Late> {
+    pub async fn wait_until(mut self, give_up_at: Instant) -> Result<Option<Choice<M>>, Late> {
         let deadline = tokio::time::Instant::from_std(give_up_at);
         match tokio::time::timeout_at(deadline, &mut self.result).await {
             Ok(Ok(choice)) => Ok(choice),
@@ -137,7 +152,7 @@ impl Pending {
     }
 }
 
-impl Drop for Pending {
+impl<M> Drop for Pending<M> {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
     }
@@ -161,28 +176,8 @@ fn worker(jobs: &Mutex<mpsc::Receiver<Job>>) {
                 Err(_) => return, // the service was dropped
             }
         };
-        if job.stop.load(Ordering::Relaxed) || job.reply.is_closed() {
+        if job.stop.load(Ordering::Relaxed) || !(job.run)() {
             debug!("search job dropped before it started");
-            continue;
-        }
-        let Job {
-            board,
-            agent,
-            limits,
-            reply,
-            ..
-        } = job;
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
-            agent.choose(&board, &limits)
-        }));
-        match outcome {
-            Ok(choice) => {
-                // The requester may have given up: nothing to do then.
-                let _ = reply.send(choice);
-            }
-            // Dropping `reply` tells the requester; the thread lives on.
-            Err(_) => error!("the search panicked on\n{board:?}"),
         }
     }
 }
@@ -191,11 +186,14 @@ fn worker(jobs: &Mutex<mpsc::Receiver<Job>>) {
 mod tests {
     use super::*;
     use crate::agent::AgentConfig;
-    use crate::breakthrough::BoardSize;
+    use crate::breakthrough::spec::Breakthrough;
+    use crate::breakthrough::{Board, BoardSize};
     use std::time::Duration;
 
-    fn agent() -> Arc<Mutex<Agent>> {
-        Arc::new(Mutex::new(Agent::new(AgentConfig::default())))
+    fn agent() -> Arc<Mutex<Agent<Board>>> {
+        Arc::new(Mutex::new(Agent::new::<Breakthrough>(
+            AgentConfig::default(),
+        )))
     }
 
     #[tokio::test]

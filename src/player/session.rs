@@ -15,6 +15,7 @@ use tracing::{info, warn};
 use super::general::GeneralSession;
 use super::reasoner_play;
 use crate::agent::{Agent, AgentConfig};
+use crate::breakthrough::spec::Breakthrough;
 use crate::breakthrough::terms::{MoveError, RulesError, Terms};
 use crate::breakthrough::{Board, Color, Move, MoveList};
 use crate::game::Game;
@@ -93,7 +94,7 @@ pub struct Session {
     pub play_clock: Duration,
     pub state: MatchState,
     /// Shared with the search thread while it searches for this match.
-    pub agent: Arc<Mutex<Agent>>,
+    pub agent: Arc<Mutex<Agent<Board>>>,
     /// Plies played so far.
     pub plies: u32,
     /// When the last message about this match arrived.
@@ -140,7 +141,7 @@ impl Session {
             start_clock,
             play_clock,
             state: MatchState::Active,
-            agent: Arc::new(Mutex::new(Agent::new(agent))),
+            agent: Arc::new(Mutex::new(Agent::new::<Breakthrough>(agent))),
             plies: 0,
             last_seen: Instant::now(),
         })
