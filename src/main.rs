@@ -734,9 +734,20 @@ struct MatchArgs {
     /// move checked by the reasoner, every role's goal recorded (--size is ignored).
     #[arg(long)]
     rules: Option<PathBuf>,
-    /// Board size WIDTHxHEIGHT, width 2-10, height 4-10.
-    #[arg(long, default_value = "8x8")]
-    size: BoardSize,
+    /// The game: Breakthrough between GGP players (or in-process agents), any other
+    /// registered game between in-process agents (`ggp-player games` lists them).
+    #[arg(long, default_value = "breakthrough")]
+    game: String,
+    /// Board size (the game's default if absent: 8x8 for Breakthrough, WIDTHxHEIGHT,
+    /// width 2-10, height 4-10).
+    #[arg(long)]
+    size: Option<String>,
+    /// Rules variant of an in-process match (the game's default if absent).
+    #[arg(long)]
+    variant: Option<String>,
+    /// In an in-process match, a game still going after this many plies is a draw.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_plies: u32,
     /// Seconds the players get after START.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     startclock: u64,
@@ -906,6 +917,29 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
     let (Some(white), Some(black)) = (&args.white, &args.black) else {
         anyhow::bail!("give --white and --black (or --rules FILE with a --player per role)");
     };
+    match (white, black) {
+        (PlayerSpec::Agent(w), PlayerSpec::Agent(b)) => {
+            let native = NativeMatch {
+                agents: [*w, *b],
+                size: args.size.clone(),
+                variant: args.variant.clone(),
+                play_clock: Duration::from_secs(args.playclock),
+                max_plies: args.max_plies,
+            };
+            return games::dispatch(&args.game, native)?;
+        }
+        (PlayerSpec::Agent(_), _) | (_, PlayerSpec::Agent(_)) => anyhow::bail!(
+            "an in-process agent (agent:...) plays only against another one: give both --white and --black as agent:..."
+        ),
+        _ => {}
+    }
+    games::dispatch(&args.game, GgpGame)?.map_err(anyhow::Error::msg)?;
+    let size: BoardSize = args
+        .size
+        .as_deref()
+        .unwrap_or("8x8")
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--size: {e}"))?;
     runtime()?.block_on(async {
         let white = RunningPlayer::start(white)
             .await
@@ -917,9 +951,9 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
             .duration_since(std::time::UNIX_EPOCH)?
             .as_millis();
         let spec = MatchSpec {
-            id: format!("match-{}-{stamp}", args.size),
-            size: args.size,
-            rules: rules_for(args.size),
+            id: format!("match-{size}-{stamp}"),
+            size,
+            rules: rules_for(size),
             addrs: [white.addr.clone(), black.addr.clone()],
             names: [white.addr.clone(), black.addr.clone()],
             start_clock: args.startclock,
@@ -965,6 +999,84 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
         );
         anyhow::Ok(())
     })
+}
+
+/// Whether a game is played over GGP by the referee (today Breakthrough only).
+struct GgpGame;
+
+impl games::Tool for GgpGame {
+    type Output = Result<(), String>;
+    fn run<S: GameSpec>(self) -> Result<(), String> {
+        if S::NAME == "breakthrough" {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} has no GGP rules: play it between in-process agents, e.g. --white agent:alphabeta --black agent:random",
+                S::NAME
+            ))
+        }
+    }
+}
+
+/// A match between two in-process agents, in any game, printed move by move.
+struct NativeMatch {
+    agents: [AgentConfig; 2],
+    size: Option<String>,
+    variant: Option<String>,
+    play_clock: Duration,
+    max_plies: u32,
+}
+
+impl games::Tool for NativeMatch {
+    type Output = anyhow::Result<()>;
+    fn run<S: GameSpec>(self) -> anyhow::Result<()> {
+        use ggp_player::agent::Agent;
+        use ggp_player::referee::native;
+        let start = games::start::<S>(self.size.as_deref(), self.variant.as_deref())
+            .map_err(anyhow::Error::msg)?;
+        let [a, b] = self.agents;
+        let mut first = Agent::<S::Game>::new::<S>(a);
+        let mut second = Agent::<S::Game>::new::<S>(b);
+        println!(
+            "{} match on {}: {} {a}, {} {b}; play clock {} s, in-process",
+            S::NAME,
+            self.size.as_deref().unwrap_or(S::DEFAULT_SIZE),
+            S::SIDES[0],
+            S::SIDES[1],
+            self.play_clock.as_secs()
+        );
+        let record = native::play(
+            &start,
+            [&mut first, &mut second],
+            self.play_clock,
+            self.max_plies,
+        );
+        for (i, (m, us)) in record.moves.iter().zip(&record.move_us).enumerate() {
+            println!(
+                "{:>4}. {:<5} {m:<20} {:>8.1} ms",
+                i + 1,
+                S::SIDES[i % 2],
+                *us as f64 / 1e3
+            );
+        }
+        if let Some((side, fault)) = &record.fault {
+            println!("fault: {} {fault:?}", S::SIDES[*side]);
+        }
+        let verdict = match record.scores {
+            [1.0, _] => format!("{} wins", S::SIDES[0]),
+            [_, 1.0] => format!("{} wins", S::SIDES[1]),
+            _ if record.capped => format!("draw at the {}-ply cap", self.max_plies),
+            _ => "draw".to_owned(),
+        };
+        println!(
+            "result: {} {} ({verdict}) after {} moves, {} faults",
+            record.scores[0],
+            record.scores[1],
+            record.moves.len(),
+            usize::from(record.fault.is_some())
+        );
+        Ok(())
+    }
 }
 
 fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {

@@ -98,6 +98,54 @@ fn selfplay_plays_a_toy_game_with_its_own_evaluations() {
 }
 
 #[test]
+fn match_referees_two_in_process_agents_in_any_game() {
+    let out = stdout_of(&[
+        "match",
+        "--game",
+        "walk",
+        "--size",
+        "star300",
+        "--white",
+        "agent:alphabeta:mobility",
+        "--black",
+        "agent:random",
+        "--playclock",
+        "1",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("walk match on star300: white alphabeta(mobility), black random"),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("   1. white 0-300 "), "{out}");
+    assert!(lines[2].starts_with("   2. black 300-301 "), "{out}");
+    assert_eq!(
+        lines[3], "result: 1 0 (white wins) after 2 moves, 0 faults",
+        "{out}"
+    );
+    // Breakthrough too, and the searcher beats the random mover.
+    let out = stdout_of(&[
+        "match",
+        "--size",
+        "5x5",
+        "--white",
+        "agent:random",
+        "--black",
+        "agent:alphabeta",
+        "--playclock",
+        "1",
+    ]);
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("result: 0 1 (black wins)"),
+        "{out}"
+    );
+    assert!(out.contains("   2. black (move "), "{out}");
+}
+
+#[test]
 fn bad_game_arguments_get_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (
@@ -123,6 +171,30 @@ fn bad_game_arguments_get_one_clear_line() {
             "walk has no evaluation to fit",
         ),
         (&["solve", "--game", "walk", "star0"], "is not a Walk board"),
+        (
+            &[
+                "match",
+                "--game",
+                "walk",
+                "--white",
+                "agent:random",
+                "--black",
+                "http://127.0.0.1:9",
+            ],
+            "plays only against another one",
+        ),
+        (
+            &[
+                "match",
+                "--game",
+                "walk",
+                "--white",
+                "http://127.0.0.1:9",
+                "--black",
+                "http://127.0.0.1:9",
+            ],
+            "walk has no GGP rules",
+        ),
     ];
     for (args, needle) in cases {
         let out = run(args);

@@ -7,6 +7,7 @@ pub mod client;
 pub mod dialect;
 pub mod game;
 pub mod general;
+pub mod native;
 pub mod players;
 pub mod stats;
 pub mod tournament;

@@ -1,6 +1,7 @@
-//! Players for the referee: a URL of a running GGP player, or a command that
-//! starts one (e.g. `ggp-player serve --agent random`), which the referee runs on
-//! a free port for as long as it needs it and stops afterwards.
+//! Players for the referee: a URL of a running GGP player, a command that starts one
+//! (e.g. `ggp-player serve --agent random`), which the referee runs on a free port for as
+//! long as it needs it and stops afterwards, or an agent of this process
+//! (`agent:alphabeta`), which plays any registered game without HTTP.
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -19,6 +20,8 @@ pub enum PlayerSpec {
     /// A command line that starts a player; `--port N` is appended, or `{port}`
     /// in the command is replaced by the port.
     Command(String),
+    /// An agent of this process (`agent:random`, `agent:alphabeta[:EVAL]`).
+    Agent(crate::agent::AgentConfig),
 }
 
 impl PlayerSpec {
@@ -26,7 +29,10 @@ impl PlayerSpec {
     pub fn parse(s: &str) -> Result<PlayerSpec, String> {
         let s = s.trim();
         if s.is_empty() {
-            return Err("empty player: give a URL such as http://127.0.0.1:4001 or a command such as 'ggp-player serve'".into());
+            return Err("empty player: give a URL such as http://127.0.0.1:4001, a command such as 'ggp-player serve', or agent:alphabeta".into());
+        }
+        if let Some(agent) = super::native::parse_agent(s) {
+            return agent.map(PlayerSpec::Agent);
         }
         if s.starts_with("http://")
             || s.starts_with("https://")
@@ -54,6 +60,10 @@ impl RunningPlayer {
                 child: None,
             }),
             PlayerSpec::Command(cmd) => start_command(cmd).await,
+            PlayerSpec::Agent(_) => Err(
+                "an in-process agent (agent:...) plays only against another one, without HTTP"
+                    .to_owned(),
+            ),
         }
     }
 

@@ -1,0 +1,207 @@
+//! Matches between in-process agents, in any registered game: no HTTP, no rules sent.
+//! The referee still trusts nothing: every move is checked against the legal moves and
+//! timed against the play clock, and a side that fails either loses the game.
+
+use std::time::{Duration, Instant};
+
+use crate::agent::{Agent, AgentConfig, AgentKind};
+use crate::game::{self, Game, MoveBuffer, Outcome};
+use crate::search::Limits;
+
+/// Kept back from the play clock when an agent is told its deadline: what it takes to
+/// stop a search and hand back its move (a few milliseconds), with room to spare.
+pub const MARGIN: Duration = Duration::from_millis(50);
+
+/// An in-process agent given as `agent:random`, `agent:alphabeta` or
+/// `agent:alphabeta:EVAL` (the game's default evaluation unless named).
+pub fn parse_agent(s: &str) -> Option<Result<AgentConfig, String>> {
+    let rest = s.trim().strip_prefix("agent:")?;
+    let (kind, eval) = match rest.split_once(':') {
+        Some((k, e)) => (k, Some(e)),
+        None => (rest, None),
+    };
+    let kind = match kind {
+        "random" => AgentKind::Random,
+        "alphabeta" => AgentKind::Alphabeta,
+        _ => {
+            return Some(Err(format!(
+                "{s:?}: an in-process agent is agent:random, agent:alphabeta or agent:alphabeta:EVAL"
+            )));
+        }
+    };
+    let eval = match eval {
+        None => None,
+        Some(name) => {
+            let known = crate::games::all_evaluations()
+                .into_iter()
+                .find(|&(_, e)| e == name);
+            match known {
+                Some((_, e)) => Some(e),
+                None => return Some(Err(format!("{s:?}: no game has an evaluation {name:?}"))),
+            }
+        }
+    };
+    Some(Ok(AgentConfig {
+        kind,
+        eval,
+        threads: 1,
+        ..AgentConfig::default()
+    }))
+}
+
+/// Why a side lost by the referee's decision rather than the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// It gave no move in a position that has legal moves.
+    NoMove,
+    /// It gave a move that is not legal.
+    Illegal(String),
+    /// Its move came after the play clock.
+    Late { ms: u64 },
+}
+
+/// One refereed game.
+#[derive(Clone, Debug)]
+pub struct NativeRecord {
+    /// The moves in the game's notation.
+    pub moves: Vec<String>,
+    /// Microseconds each move took.
+    pub move_us: Vec<u64>,
+    /// Scores (1, 0.5, 0) of the side that moved first and of the other.
+    pub scores: [f64; 2],
+    /// The fault that ended the game, and the side (0 first, 1 second) that made it.
+    pub fault: Option<(usize, Fault)>,
+    /// Stopped at the ply cap before the game ended (scored a draw).
+    pub capped: bool,
+}
+
+/// Plays `start` to the end between `agents` (the first moves first), each move within
+/// `play_clock` (an agent searches until [`MARGIN`] before it); a game longer than
+/// `max_plies` is a draw.
+pub fn play<G: Game>(
+    start: &G,
+    agents: [&mut Agent<G>; 2],
+    play_clock: Duration,
+    max_plies: u32,
+) -> NativeRecord {
+    let mut position = start.clone();
+    let mut record = NativeRecord {
+        moves: Vec::new(),
+        move_us: Vec::new(),
+        scores: [0.5, 0.5],
+        fault: None,
+        capped: false,
+    };
+    let mut earlier = Vec::new();
+    let mut list = G::MoveList::default();
+    for ply in 0..max_plies as usize {
+        let side = ply % 2;
+        if let Some(outcome) = game::result(&position) {
+            let mover = match outcome {
+                Outcome::Win => 1.0,
+                Outcome::Draw => 0.5,
+                Outcome::Loss => 0.0,
+            };
+            record.scores[side] = mover;
+            record.scores[1 - side] = 1.0 - mover;
+            return record;
+        }
+        let began = Instant::now();
+        let limits = Limits::until(began + play_clock.saturating_sub(MARGIN));
+        let choice = agents[side].choose(&position, &limits, &earlier);
+        let took = began.elapsed();
+        position.generate_moves(&mut list);
+        let fault = match choice {
+            None => Some(Fault::NoMove),
+            Some(c) if !list.as_slice().contains(&c.mv) => {
+                Some(Fault::Illegal(format!("{:?}", c.mv)))
+            }
+            Some(_) if took > play_clock => Some(Fault::Late {
+                ms: took.as_millis() as u64,
+            }),
+            Some(c) => {
+                record.moves.push(position.move_name(c.mv));
+                record.move_us.push(took.as_micros() as u64);
+                if G::REPEATS {
+                    earlier.push(position.hash());
+                }
+                position.make(c.mv);
+                None
+            }
+        };
+        if let Some(fault) = fault {
+            record.scores[side] = 0.0;
+            record.scores[1 - side] = 1.0;
+            record.fault = Some((side, fault));
+            return record;
+        }
+    }
+    record.capped = game::result(&position).is_none();
+    if !record.capped {
+        // The last move ended the game exactly at the cap.
+        let side = max_plies as usize % 2;
+        let mover = match game::result(&position) {
+            Some(Outcome::Win) => 1.0,
+            Some(Outcome::Loss) => 0.0,
+            _ => 0.5,
+        };
+        record.scores[side] = mover;
+        record.scores[1 - side] = 1.0 - mover;
+    }
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::start;
+    use crate::games::walk::spec::WalkSpec;
+
+    #[test]
+    fn parses_agents_and_refuses_others() {
+        let a = parse_agent("agent:alphabeta:mobility").unwrap().unwrap();
+        assert_eq!((a.kind, a.eval), (AgentKind::Alphabeta, Some("mobility")));
+        let r = parse_agent("agent:random").unwrap().unwrap();
+        assert_eq!((r.kind, r.eval), (AgentKind::Random, None));
+        assert!(parse_agent("http://127.0.0.1:4001").is_none());
+        assert!(
+            parse_agent("agent:magic")
+                .unwrap()
+                .unwrap_err()
+                .contains("agent:random")
+        );
+        assert!(
+            parse_agent("agent:alphabeta:nope")
+                .unwrap()
+                .unwrap_err()
+                .contains("no game")
+        );
+    }
+
+    #[test]
+    fn the_star_is_won_by_the_searcher_and_scored_both_ways() {
+        let board = start::<WalkSpec>(Some("star300"), None).unwrap();
+        let config = |kind| AgentConfig {
+            kind,
+            seed: Some(3),
+            hash_mb: 1,
+            ..AgentConfig::default()
+        };
+        let mut searcher = Agent::new::<WalkSpec>(config(AgentKind::Alphabeta));
+        let mut random = Agent::new::<WalkSpec>(config(AgentKind::Random));
+        let clock = Duration::from_secs(5);
+        let r = play(&board, [&mut searcher, &mut random], clock, 100);
+        assert_eq!(r.moves, ["0-300", "300-301"]);
+        assert_eq!(
+            (r.scores, r.fault.clone(), r.capped),
+            ([1.0, 0.0], None, false)
+        );
+        // Black has no goal of its own: it can only wait for white to find the last spoke,
+        // so the game ends at the cap (a draw) or with white's win.
+        let r = play(&board, [&mut random, &mut searcher], clock, 40);
+        assert_eq!(r.fault, None);
+        assert!(r.capped && r.scores == [0.5, 0.5] || !r.capped && r.scores == [1.0, 0.0]);
+        assert_eq!(r.moves.len(), r.move_us.len());
+        assert_eq!(r.moves.len() == 40, r.capped);
+    }
+}
