@@ -16,6 +16,7 @@ use super::session::{self, MatchState, Opened, Session, StartError, Turn, quick_
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::breakthrough::terms::Terms;
 use crate::breakthrough::{Board, MoveList};
+use crate::search::clock;
 use crate::sexpr::Sexpr;
 
 /// Matches remembered at once; a START beyond this forgets the longest-idle match
@@ -273,12 +274,8 @@ impl Player {
         Ok("ready".to_owned())
     }
 
-    /// Search time for a move: the play clock less the margin, but never less than a
-    /// tenth of the play clock.
-    fn search_time(&self, play_clock: Duration) -> Duration {
-        play_clock
-            .saturating_sub(self.config.margin)
-            .max(play_clock / 10)
+    fn search_time(&self, clock: Duration) -> Duration {
+        clock::search_time(clock, self.config.margin)
     }
 
     async fn play(
@@ -352,18 +349,19 @@ impl Player {
         let turn = match turn {
             Pending::Engine(turn) => turn,
             Pending::General { search, play_clock } => {
-                let deadline = received + self.search_time(play_clock);
-                let give_up_at = self.give_up_at(received, deadline, play_clock);
-                return Ok(general_move(match_id, search, deadline, give_up_at).await);
+                let t = clock::move_time(received, play_clock, self.config.margin);
+                return Ok(general_move(match_id, search, t.search_until, t.give_up_at).await);
             }
         };
         let board = turn.board;
         let play_clock = turn.play_clock;
-        let deadline = received + self.search_time(play_clock);
-        let give_up_at = self.give_up_at(received, deadline, play_clock);
-        let searched = match self.search.submit(board.clone(), turn.agent, deadline) {
+        let t = clock::move_time(received, play_clock, self.config.margin);
+        let searched = match self
+            .search
+            .submit(board.clone(), turn.agent, t.search_until)
+        {
             Ok(pending) => pending
-                .wait_until(give_up_at)
+                .wait_until(t.give_up_at)
                 .await
                 .map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
@@ -396,13 +394,6 @@ impl Player {
             // Unreachable: `Turn::Ours` means a legal move exists.
             None => turn.terms.noop().to_owned(),
         })
-    }
-
-    /// Wait a little past the search's deadline, but answer within the play clock.
-    fn give_up_at(&self, received: Instant, deadline: Instant, play_clock: Duration) -> Instant {
-        (deadline + self.config.margin / 2)
-            .min(received + play_clock)
-            .max(deadline)
     }
 
     fn stop(&self, match_id: &str, moves: Option<Vec<Sexpr>>) -> Result<String, PlayerError> {

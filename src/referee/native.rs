@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
-use crate::search::Limits;
+use crate::search::{Limits, clock};
 
 /// Kept back from the play clock when an agent is told its deadline: what it takes to
 /// stop a search and hand back its move (a few milliseconds), with room to spare.
@@ -107,7 +107,7 @@ pub fn play<G: Game>(
             return record;
         }
         let began = Instant::now();
-        let limits = Limits::until(began + play_clock.saturating_sub(MARGIN));
+        let limits = Limits::until(clock::move_time(began, play_clock, MARGIN).search_until);
         let choice = agents[side].choose(&position, &limits, &earlier);
         let took = began.elapsed();
         position.generate_moves(&mut list);

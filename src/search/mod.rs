@@ -3,6 +3,7 @@
 
 mod alphabeta;
 mod busy;
+pub mod clock;
 mod limits;
 pub mod score;
 mod solver;
