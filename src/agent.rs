@@ -2,9 +2,7 @@
 
 use std::fmt;
 
-use rand::SeedableRng;
 use rand::seq::IndexedRandom;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{self, Evaluator, Game, MoveBuffer};
 use crate::games::{GameSpec, evaluation};
@@ -69,7 +67,7 @@ pub struct Choice<M> {
 pub struct Agent<G: Game> {
     config: AgentConfig,
     evaluator: &'static dyn Evaluator<G>,
-    rng: Xoshiro256PlusPlus,
+    rng: crate::rng::Rng,
     /// The match's transposition table, made at the first search.
     table: Option<Table>,
 }
@@ -88,14 +86,10 @@ impl<G: Game> Agent<G> {
 
     /// An agent searching with `evaluator` (the configuration's name is not consulted).
     pub fn with_evaluator(config: AgentConfig, evaluator: &'static dyn Evaluator<G>) -> Agent<G> {
-        let rng = match config.seed {
-            Some(seed) => Xoshiro256PlusPlus::seed_from_u64(seed),
-            None => rand::make_rng(),
-        };
         Agent {
             config,
             evaluator,
-            rng,
+            rng: crate::rng::seeded(config.seed),
             table: None,
         }
     }

@@ -13,6 +13,7 @@ pub mod gdl;
 pub mod mcts;
 pub mod player;
 pub mod referee;
+pub mod rng;
 pub mod search;
 pub mod selfplay;
 pub mod sexpr;

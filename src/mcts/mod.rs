@@ -14,9 +14,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use rand::RngExt;
 use rand::seq::IndexedRandom;
-use rand::{RngExt, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::gdl::{Gdl, State, Term};
 
@@ -91,7 +90,7 @@ pub struct Mcts {
     gdl: Arc<Gdl>,
     nodes: Vec<Node>,
     root: usize,
-    rng: Xoshiro256PlusPlus,
+    rng: crate::rng::Rng,
 }
 
 impl Mcts {
@@ -101,10 +100,7 @@ impl Mcts {
             gdl,
             nodes: Vec::new(),
             root: 0,
-            rng: match seed {
-                Some(seed) => Xoshiro256PlusPlus::seed_from_u64(seed),
-                None => rand::make_rng(),
-            },
+            rng: crate::rng::seeded(seed),
         }
     }
 

@@ -11,9 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rand::SeedableRng;
 use rand::seq::IndexedRandom;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use tracing::debug;
 
 use super::session::{JointMoveError, MatchState, StartError};
@@ -42,7 +40,7 @@ pub struct GeneralSession {
     /// The search tree, kept between turns; `None` for the random agent.
     tree: Option<Arc<Mutex<Mcts>>>,
     /// The random agent's generator.
-    rng: Xoshiro256PlusPlus,
+    rng: crate::rng::Rng,
     /// Stops the search running in the background (see
     /// [`GeneralSession::background_search`]).
     background: Option<Arc<AtomicBool>>,
@@ -99,10 +97,7 @@ impl GeneralSession {
             plies: 0,
             last_seen: Instant::now(),
             tree,
-            rng: match agent.seed {
-                Some(seed) => Xoshiro256PlusPlus::seed_from_u64(seed),
-                None => rand::make_rng(),
-            },
+            rng: crate::rng::seeded(agent.seed),
             background: None,
         })
     }
