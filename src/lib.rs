@@ -15,4 +15,6 @@ pub mod referee;
 pub mod search;
 pub mod selfplay;
 pub mod sexpr;
+#[cfg(test)]
+mod testing;
 pub mod tune;
