@@ -17,4 +17,6 @@ pub mod rng;
 pub mod search;
 pub mod selfplay;
 pub mod sexpr;
+#[cfg(test)]
+mod testing;
 pub mod tune;

@@ -1,5 +1,5 @@
-//! The Breakthrough rules: perft against the reference values, hand-worked
-//! positions, and make/unmake invariants on every board size.
+//! The Breakthrough rules: perft against the reference values (`tests/data/perft.txt`),
+//! hand-worked positions, and make/unmake invariants on every board size.
 
 use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList, Variant, perft::perft};
 use rand::SeedableRng;
@@ -8,27 +8,32 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::common::reference_dir;
 
-/// Reads the course perft table: `| 3×5 | 3 | 10 | … |` rows.
+/// The perft values the tests check, `tests/data/perft.txt`: `(variant, size, counts)`.
+fn perft_table() -> Vec<(Variant, BoardSize, Vec<u64>)> {
+    include_str!("data/perft.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let mut words = line.split_whitespace();
+            let variant = match words.next() {
+                Some("course") => Variant::Course,
+                Some("standard") => Variant::Standard,
+                other => panic!("perft.txt: unknown variant {other:?}"),
+            };
+            let size = words.next().unwrap().parse().unwrap();
+            let counts = words.map(|w| w.parse().unwrap()).collect();
+            (variant, size, counts)
+        })
+        .collect()
+}
+
+/// The course rules' rows of the table.
 fn reference_perft() -> Vec<(BoardSize, Vec<u64>)> {
-    let path = reference_dir().join("perft.md");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut rows = Vec::new();
-    for line in text.lines() {
-        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        if cells.len() < 3 {
-            continue;
-        }
-        let Ok(size) = cells[1].replace('×', "x").parse::<BoardSize>() else {
-            continue;
-        };
-        let values = cells[2..]
-            .iter()
-            .filter(|c| !c.is_empty())
-            .map(|c| c.parse().unwrap())
-            .collect();
-        rows.push((size, values));
-    }
-    rows
+    perft_table()
+        .into_iter()
+        .filter(|(v, _, _)| *v == Variant::Course)
+        .map(|(_, size, counts)| (size, counts))
+        .collect()
 }
 
 #[test]
@@ -52,6 +57,44 @@ fn perft_matches_every_reference_value() {
     assert_eq!(checked, 10 + 9 + 9);
 }
 
+/// The table in `tests/data/perft.txt` says what the course's `perft.md` says, read
+/// from its rows `| 3×5 | 3 | 10 | … |` and its standard line `8×8: 22, 484, …`.
+#[test]
+fn perft_data_matches_the_course_table() {
+    let Some(dir) = reference_dir() else {
+        return;
+    };
+    let path = dir.join("perft.md");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 3 {
+            continue;
+        }
+        let Ok(size) = cells[1].replace('×', "x").parse::<BoardSize>() else {
+            continue;
+        };
+        let values: Vec<u64> = cells[2..]
+            .iter()
+            .filter(|c| !c.is_empty())
+            .map(|c| c.parse().unwrap())
+            .collect();
+        rows.push((size, values));
+    }
+    assert_eq!(rows, reference_perft());
+    let after = &text[text
+        .find("standard rules")
+        .expect("the standard rules' values")..];
+    let list = &after[after.find("8×8:").expect("an 8×8 list") + "8×8:".len()..];
+    let list = &list[..list.find('(').expect("the depths in parentheses")];
+    let standard: Vec<u64> = list
+        .split(',')
+        .map(|v| v.split_whitespace().collect::<String>().parse().unwrap())
+        .collect();
+    assert_eq!(standard, reference_standard_perft());
+}
+
 fn moves_of(board: &Board) -> Vec<(u8, u8, u8, u8)> {
     let mut list = MoveList::default();
     board.generate_moves(&mut list);
@@ -60,18 +103,14 @@ fn moves_of(board: &Board) -> Vec<(u8, u8, u8, u8)> {
     v
 }
 
-/// The standard variant's 8x8 values: the line `8×8: 22, 484, …` after "standard rules".
+/// The standard variant's 8x8 values.
 fn reference_standard_perft() -> Vec<u64> {
-    let path = reference_dir().join("perft.md");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let after = &text[text
-        .find("standard rules")
-        .expect("the standard rules' values")..];
-    let list = &after[after.find("8×8:").expect("an 8×8 list") + "8×8:".len()..];
-    let list = &list[..list.find('(').expect("the depths in parentheses")];
-    list.split(',')
-        .map(|v| v.split_whitespace().collect::<String>().parse().unwrap())
-        .collect()
+    let size = BoardSize::new(8, 8).unwrap();
+    perft_table()
+        .into_iter()
+        .find(|(v, s, _)| *v == Variant::Standard && *s == size)
+        .map(|(_, _, counts)| counts)
+        .expect("the standard 8x8 row")
 }
 
 #[test]

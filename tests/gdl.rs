@@ -1,19 +1,21 @@
 //! The GDL reasoner against the bitboard engine, the course's rules against ours, the
-//! course's size-10 defect, and the generated rule files.
+//! course's size-10 defect, and the generated rule files. The course's own files are read
+//! when they are beside the project (`../shared/reference/`); every other test uses the
+//! course-style rules our generator writes, which those files check when present.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList, Variant};
-use ggp_player::gdl::breakthrough::{breakthrough_rules_variant, file_name};
+use ggp_player::gdl::breakthrough::{breakthrough_rules_variant, course_style_rules, file_name};
 use ggp_player::gdl::{Gdl, State, Term, breakthrough_rules};
 use ggp_player::sexpr::Sexpr;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::common::reference_dir;
+use crate::common::{course_template, reference_dir};
 
 /// The course's rule files that exist, with their board sizes.
 const COURSE_FILES: [(u32, u32); 6] = [(3, 5), (5, 5), (6, 6), (7, 7), (8, 8), (9, 9)];
@@ -26,13 +28,24 @@ fn read(path: PathBuf) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn course_file(w: u32, h: u32) -> String {
-    read(reference_dir().join(format!("gdl/breakthrough_{w}x{h}.gdl")))
+/// The course's rule files with their sizes; `None` (after the skip line) without them.
+fn course_files() -> Option<Vec<(u32, u32, String)>> {
+    let dir = reference_dir()?;
+    let files = COURSE_FILES
+        .iter()
+        .map(|&(w, h)| {
+            (
+                w,
+                h,
+                read(dir.join(format!("gdl/breakthrough_{w}x{h}.gdl"))),
+            )
+        })
+        .collect();
+    Some(files)
 }
 
 /// The course kiosk's rules for a board size: the template plus the size facts.
-fn kiosk(size: BoardSize) -> String {
-    let template = read(reference_dir().join("gdl/kiosk_breakthrough_rules_template.kif"));
+fn kiosk(template: &str, size: BoardSize) -> String {
     format!(
         "{template}\n(width {}) (height {})\n",
         size.width(),
@@ -213,8 +226,12 @@ fn agree_with_engine(g: &Gdl, board0: Board, games: usize, seed: u64) -> usize {
 
 #[test]
 fn course_files_agree_with_the_engine() {
-    for (w, h) in COURSE_FILES {
-        let g = compile(&course_file(w, h), &format!("course {w}x{h}"));
+    let Some(files) = course_files() else {
+        return;
+    };
+    for (w, h, text) in &files {
+        let (w, h) = (*w, *h);
+        let g = compile(text, &format!("course {w}x{h}"));
         agree_with_engine(
             &g,
             Board::new(size(w, h)),
@@ -222,12 +239,30 @@ fn course_files_agree_with_the_engine() {
             1000 + w as u64 * 10 + h as u64,
         );
     }
+    let (_, _, text) = files.iter().find(|f| (f.0, f.1) == (5, 5)).unwrap();
+    let course = compile(&text.to_uppercase(), "upper-case course 5x5");
+    agree_with_engine(&course, Board::new(size(5, 5)), 5, 5);
 }
 
 #[test]
-fn course_kiosk_template_agrees_with_the_engine_below_size_10() {
+fn course_style_rules_agree_with_the_engine_below_size_10() {
+    for (w, h) in COURSE_FILES {
+        let g = compile(
+            &course_style_rules(size(w, h)),
+            &format!("course-style {w}x{h}"),
+        );
+        agree_with_engine(
+            &g,
+            Board::new(size(w, h)),
+            30,
+            1000 + w as u64 * 10 + h as u64,
+        );
+    }
     for (w, h) in [(2, 4), (4, 9), (9, 4), (3, 7)] {
-        let g = compile(&kiosk(size(w, h)), &format!("kiosk {w}x{h}"));
+        let g = compile(
+            &course_style_rules(size(w, h)),
+            &format!("course-style {w}x{h}"),
+        );
         agree_with_engine(
             &g,
             Board::new(size(w, h)),
@@ -266,7 +301,10 @@ fn dresden_upper_case_rules_play_the_same() {
     let moves = g.legal_moves(&g.initial_state(), 0);
     assert_eq!(g.display(&moves[0]), "(MOVE 1 2 1 3)");
     agree_with_engine(&g, Board::new(size(5, 6)), 5, 4);
-    let course = compile(&course_file(5, 5).to_uppercase(), "upper-case course 5x5");
+    let course = compile(
+        &course_style_rules(size(5, 5)).to_uppercase(),
+        "upper-case course-style 5x5",
+    );
     agree_with_engine(&course, Board::new(size(5, 5)), 5, 5);
 }
 
@@ -322,9 +360,13 @@ fn lockstep(a: &Gdl, b: &Gdl, games: usize, seed: u64, what: &str) {
 }
 
 #[test]
-fn course_rules_and_ours_agree_below_size_10() {
-    for (w, h) in COURSE_FILES {
-        let course = compile(&course_file(w, h), "course");
+fn course_files_and_ours_agree() {
+    let Some(files) = course_files() else {
+        return;
+    };
+    for (w, h, text) in &files {
+        let (w, h) = (*w, *h);
+        let course = compile(text, "course");
         let ours = compile(&breakthrough_rules(size(w, h)), "ours");
         lockstep(
             &course,
@@ -334,19 +376,54 @@ fn course_rules_and_ours_agree_below_size_10() {
             &format!("{w}x{h} file"),
         );
     }
+}
+
+#[test]
+fn course_style_rules_and_ours_agree_below_size_10() {
     for w in 2..=9 {
         for h in 4..=9 {
-            let course = compile(&kiosk(size(w, h)), "kiosk");
+            let course = compile(&course_style_rules(size(w, h)), "course-style");
             let ours = compile(&breakthrough_rules(size(w, h)), "ours");
             lockstep(
                 &course,
                 &ours,
                 10,
                 w as u64 * 10 + h as u64,
-                &format!("{w}x{h} kiosk"),
+                &format!("{w}x{h} course-style"),
             );
         }
     }
+}
+
+/// Our course-style rules state the course kiosk's game on every size, the size-10
+/// defect included: the same states, legal moves, terminal tests and goals along random
+/// games, in lower case and upper-cased as Dresden sends them.
+#[test]
+fn course_template_and_course_style_rules_agree_on_every_size() {
+    let Some(template) = course_template() else {
+        return;
+    };
+    for sz in BoardSize::all() {
+        let (w, h) = (sz.width() as u64, sz.height() as u64);
+        let course = compile(&kiosk(&template, sz), "kiosk");
+        let style = compile(&course_style_rules(sz), "course-style");
+        lockstep(
+            &course,
+            &style,
+            10,
+            500 + w * 10 + h,
+            &format!("{sz} kiosk"),
+        );
+    }
+    for sz in [size(5, 5), size(10, 10)] {
+        let course = compile(&kiosk(&template, sz).to_uppercase(), "upper-case kiosk");
+        let style = compile(
+            &course_style_rules(sz).to_uppercase(),
+            "upper-case course-style",
+        );
+        lockstep(&course, &style, 5, 600, &format!("{sz} upper-case kiosk"));
+    }
+    size_10_defect(&|sz| kiosk(&template, sz), "kiosk");
 }
 
 /// Random games under the given rules; calls `check` on every state with the ply number.
@@ -379,10 +456,15 @@ fn random_games(
 }
 
 #[test]
-fn course_rules_lose_coordinate_1_on_size_10() {
+fn course_style_rules_lose_coordinate_1_on_size_10() {
+    size_10_defect(&course_style_rules, "course-style");
+}
+
+/// The course's size-10 defect in `rules` (the course kiosk's or ours in its style).
+fn size_10_defect(rules: &dyn Fn(BoardSize) -> String, what: &str) {
     // 10x10: neither column 1 nor row 1 exists (shared/RULES.md).
     let sz = size(10, 10);
-    let g = compile(&kiosk(sz), "kiosk 10x10");
+    let g = compile(&rules(sz), &format!("{what} 10x10"));
     let init = seen(&g, &g.initial_state(), sz);
     let mut expected: Vec<(u32, u32, Color)> = Vec::new();
     for x in 2..=10 {
@@ -438,7 +520,7 @@ fn course_rules_lose_coordinate_1_on_size_10() {
 
     // Only 10 wide: column 1 is missing, row 1 is fine.
     let sz = size(10, 6);
-    let g = compile(&kiosk(sz), "kiosk 10x6");
+    let g = compile(&rules(sz), &format!("{what} 10x6"));
     let results = random_games(&g, 20, 11, |s, _, _| {
         let cells = seen(&g, s, sz).cells;
         assert!(cells.iter().all(|&(x, _, _)| x != 1), "a pawn in column 1");
@@ -451,7 +533,7 @@ fn course_rules_lose_coordinate_1_on_size_10() {
 
     // Only 10 tall: all columns, but white's row-1 pawns vanish and black never wins.
     let sz = size(6, 10);
-    let g = compile(&kiosk(sz), "kiosk 6x10");
+    let g = compile(&rules(sz), &format!("{what} 6x10"));
     assert_eq!(seen(&g, &g.initial_state(), sz).cells.len(), 4 * 6);
     let results = random_games(&g, 20, 12, |s, ply, _| {
         if ply >= 1 {
@@ -540,7 +622,7 @@ fn playouts(g: &Gdl, budget: Duration, combined: bool) -> (usize, Duration) {
 fn playout_speed() {
     for (w, h) in [(5, 5), (8, 8)] {
         for (name, text) in [
-            ("course", course_file(w, h)),
+            ("course-style", course_style_rules(size(w, h))),
             ("ours", breakthrough_rules(size(w, h))),
         ] {
             let g = compile(&text, name);
@@ -552,7 +634,7 @@ fn playout_speed() {
                     "legal + terminal + next"
                 };
                 println!(
-                    "{w}x{h} {name:6} {how:24} {:>9.0} states/s ({states} states in {:.2} s)",
+                    "{w}x{h} {name:12} {how:24} {:>9.0} states/s ({states} states in {:.2} s)",
                     states as f64 / t.as_secs_f64(),
                     t.as_secs_f64()
                 );

@@ -1,21 +1,21 @@
 //! Games other than the Breakthrough the engine plays, over HTTP: the fallback player
 //! (Monte-Carlo tree search over the reasoner) against random players in complete
 //! matches refereed by the reasoner — tic-tac-toe, a simultaneous-move game, a game for
-//! three, scrambled Breakthrough and the course's 10x10 rules — every reply legal and in
-//! time; and START messages it cannot play refused clearly while the server serves on.
+//! three, scrambled Breakthrough and the course's 10x10 game (in our course-style rules)
+//! — every reply legal and in time; and START messages it cannot play refused clearly while the server serves on.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use ggp_player::gdl::Gdl;
-use ggp_player::player::protocol::Request;
+use ggp_player::gdl::breakthrough::course_style_rules;
 use ggp_player::referee::client;
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::general::{GdlMatchSpec, GdlRecord, play_gdl_match};
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::sexpr::Sexpr;
 
-use crate::common::reference_dir;
+use crate::common::scramble;
 
 /// The fallback with 200 ms of search per move at a 1 s play clock, to keep tests short.
 const FALLBACK: &str = "--margin-ms 800";
@@ -33,30 +33,15 @@ fn project_rules(file: &str) -> Vec<Sexpr> {
     Sexpr::parse_all(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The course's 10x10 game (the size-10 defect), in our course-style rules.
 fn course_10x10() -> Vec<Sexpr> {
-    let template = reference_dir().join("gdl/kiosk_breakthrough_rules_template.kif");
-    let text = std::fs::read_to_string(template).unwrap();
-    Sexpr::parse_all(&format!("(width 10) (height 10) {text}")).unwrap()
+    Sexpr::parse_all(&course_style_rules("10x10".parse().unwrap())).unwrap()
 }
 
-/// The rules of the scrambled 5x5 transcript's START.
+/// Course-style 5x5 rules with every symbol renamed, as ggp-base's scrambling does.
 fn scrambled_5x5() -> Vec<Sexpr> {
-    let path = reference_dir().join("wire/ggpbase_scrambled_5x5/01.http");
-    let raw = String::from_utf8(std::fs::read(path).unwrap()).unwrap();
-    // The transcripts' header lines end in a bare LF; the reply follows the body.
-    let (head, rest) = raw.split_once("\n\n").unwrap();
-    let length: usize = head
-        .lines()
-        .find_map(|l| l.strip_prefix("Content-Length:"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    let body = &rest[..length];
-    match Request::parse(body).unwrap() {
-        Request::Start { rules, .. } => rules,
-        other => panic!("not a START: {other:?}"),
-    }
+    let plain = Sexpr::parse_all(&course_style_rules("5x5".parse().unwrap())).unwrap();
+    scramble(&plain, 55).0
 }
 
 fn spec(id: &str, rules: &[Sexpr], players: &[&RunningPlayer], dialect: Dialect) -> GdlMatchSpec {

@@ -1,6 +1,7 @@
-//! Breakthrough recognised from the rules' structure: course files with every symbol
-//! renamed (as ggp-base's scrambling does), both variants, every size; the engine is
-//! chosen only once the reasoner agrees with it, and replies use the rules' own symbols.
+//! Breakthrough recognised from the rules' structure: course-style rules (and the
+//! course's own files, when they are beside the project) with every symbol renamed (as
+//! ggp-base's scrambling does), both variants, every size; the engine is chosen only once
+//! the reasoner agrees with it, and replies use the rules' own symbols.
 
 use std::time::{Duration, Instant};
 
@@ -8,7 +9,7 @@ use ggp_player::agent::AgentConfig;
 use ggp_player::breakthrough::terms::Terms;
 use ggp_player::breakthrough::{Board, BoardSize, Color, Variant};
 use ggp_player::gdl::Gdl;
-use ggp_player::gdl::breakthrough::breakthrough_rules_variant;
+use ggp_player::gdl::breakthrough::{breakthrough_rules_variant, course_style_rules};
 use ggp_player::player::reasoner_play::verify;
 use ggp_player::player::session::{Opened, Session, StartError, open};
 use ggp_player::sexpr::Sexpr;
@@ -17,17 +18,23 @@ use crate::common::{reference_dir, scramble};
 
 const COURSE_FILES: [&str; 6] = ["3x5", "5x5", "6x6", "7x7", "8x8", "9x9"];
 
-fn course_file(size: &str) -> Vec<Sexpr> {
-    let path = reference_dir().join(format!("gdl/breakthrough_{size}.gdl"));
-    Sexpr::parse_all(&std::fs::read_to_string(path).unwrap()).unwrap()
+/// The course's rule files with their sizes; `None` (after the skip line) without them.
+fn course_files() -> Option<Vec<(&'static str, Vec<Sexpr>)>> {
+    let dir = reference_dir()?;
+    let files = COURSE_FILES
+        .iter()
+        .map(|&size| {
+            let path = dir.join(format!("gdl/breakthrough_{size}.gdl"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            (size, Sexpr::parse_all(&text).unwrap())
+        })
+        .collect();
+    Some(files)
 }
 
-/// The course's kiosk template with the size facts: every size, the size-10 defect too.
-fn kiosk(size: BoardSize) -> Vec<Sexpr> {
-    let path = reference_dir().join("gdl/kiosk_breakthrough_rules_template.kif");
-    let template = std::fs::read_to_string(path).unwrap();
-    let (w, h) = (size.width(), size.height());
-    Sexpr::parse_all(&format!("(width {w}) (height {h}) {template}")).unwrap()
+/// Our course-style rules (the course kiosk's structure, the size-10 defect too).
+fn course_style(size: BoardSize) -> Vec<Sexpr> {
+    Sexpr::parse_all(&course_style_rules(size)).unwrap()
 }
 
 fn opened(rules: &[Sexpr], role: &str) -> Result<Opened, StartError> {
@@ -51,31 +58,48 @@ fn session(rules: &[Sexpr], role: &str) -> Session {
     }
 }
 
+/// Course rules for `size`, scrambled with `seed`: recognised, verified, and answered in
+/// their own symbols.
+fn check_scrambled_course_rules(plain: &[Sexpr], size: &str, seed: u64) {
+    let (rules, names) = scramble(plain, seed);
+    let name = |s: &str| names[s].clone();
+    assert!(Terms::from_rules(&rules).is_err(), "no width fact any more");
+    let gdl = Gdl::from_sexprs(&rules).unwrap();
+    let terms = Terms::recognise(&gdl).unwrap_or_else(|e| panic!("{size}: {e}"));
+    assert_eq!(terms.size, size.parse().unwrap());
+    assert_eq!(terms.variant, Variant::Course);
+    assert_eq!(terms.roles, [name("white"), name("black")], "{size}");
+    assert_eq!(terms.move_symbol, name("move"));
+    assert_eq!(terms.noop(), name("noop"));
+    assert_eq!(terms.board.symbol, name("cell"));
+    verify(&terms, &gdl).unwrap_or_else(|e| panic!("{size}: {e}"));
+
+    let s = session(&rules, &name("white"));
+    assert_eq!(s.color, Color::White, "{size}");
+    let mv = s.board.find_move(1, 2, 1, 3).unwrap();
+    assert_eq!(s.reply_text(mv), format!("({} 1 2 1 3)", name("move")));
+    // The reply is one of the reasoner's legal moves.
+    let legal = gdl.legal_moves(&gdl.initial_state(), 0);
+    assert!(legal.contains(&gdl.parse_term(&s.reply_text(mv)).unwrap()));
+    let s = session(&rules, &name("black").to_ascii_uppercase());
+    assert_eq!(s.color, Color::Black);
+}
+
+#[test]
+fn scrambled_course_style_rules_are_recognised_verified_and_answered_in_their_symbols() {
+    for (i, size) in COURSE_FILES.iter().enumerate() {
+        let plain = course_style(size.parse().unwrap());
+        check_scrambled_course_rules(&plain, size, 100 + i as u64);
+    }
+}
+
 #[test]
 fn scrambled_course_files_are_recognised_verified_and_answered_in_their_symbols() {
-    for (i, size) in COURSE_FILES.iter().enumerate() {
-        let (rules, names) = scramble(&course_file(size), 100 + i as u64);
-        let name = |s: &str| names[s].clone();
-        assert!(Terms::from_rules(&rules).is_err(), "no width fact any more");
-        let gdl = Gdl::from_sexprs(&rules).unwrap();
-        let terms = Terms::recognise(&gdl).unwrap_or_else(|e| panic!("{size}: {e}"));
-        assert_eq!(terms.size, size.parse().unwrap());
-        assert_eq!(terms.variant, Variant::Course);
-        assert_eq!(terms.roles, [name("white"), name("black")], "{size}");
-        assert_eq!(terms.move_symbol, name("move"));
-        assert_eq!(terms.noop(), name("noop"));
-        assert_eq!(terms.board.symbol, name("cell"));
-        verify(&terms, &gdl).unwrap_or_else(|e| panic!("{size}: {e}"));
-
-        let s = session(&rules, &name("white"));
-        assert_eq!(s.color, Color::White, "{size}");
-        let mv = s.board.find_move(1, 2, 1, 3).unwrap();
-        assert_eq!(s.reply_text(mv), format!("({} 1 2 1 3)", name("move")));
-        // The reply is one of the reasoner's legal moves.
-        let legal = gdl.legal_moves(&gdl.initial_state(), 0);
-        assert!(legal.contains(&gdl.parse_term(&s.reply_text(mv)).unwrap()));
-        let s = session(&rules, &name("black").to_ascii_uppercase());
-        assert_eq!(s.color, Color::Black);
+    let Some(files) = course_files() else {
+        return;
+    };
+    for (i, (size, plain)) in files.iter().enumerate() {
+        check_scrambled_course_rules(plain, size, 100 + i as u64);
     }
 }
 
@@ -98,7 +122,7 @@ fn our_rules_of_both_variants_are_recognised_scrambled_on_every_size() {
 fn the_course_size_10_defect_goes_to_the_fallback_even_scrambled() {
     for size in ["10x10", "10x6", "6x10"] {
         let size: BoardSize = size.parse().unwrap();
-        let plain = kiosk(size);
+        let plain = course_style(size);
         assert_eq!(model(&plain, "white"), "reasoner", "{size}");
         let (rules, names) = scramble(&plain, 9);
         let gdl = Gdl::from_sexprs(&rules).unwrap();

@@ -390,11 +390,6 @@ fn diagonal_test(
 mod tests {
     use super::*;
 
-    fn reference(path: &str) -> String {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/");
-        std::fs::read_to_string(format!("{dir}{path}")).unwrap()
-    }
-
     /// The rules of the START message in a captured request.
     fn start_rules(request: &str) -> Vec<Sexpr> {
         let start = request.find("( START").unwrap();
@@ -405,26 +400,47 @@ mod tests {
         message.as_list().unwrap()[3].as_list().unwrap().to_vec()
     }
 
+    /// Course rules (`text`) are recognised as their facts say, in both cases.
+    fn recognised_like_the_facts_say(text: &str, what: &str) {
+        let rules = Sexpr::parse_all(text).unwrap();
+        let t = Terms::recognise(&Gdl::from_sexprs(&rules).unwrap()).unwrap();
+        assert_eq!(t, Terms::from_rules(&rules).unwrap(), "{what}");
+        let upper = Sexpr::parse_all(&text.to_ascii_uppercase()).unwrap();
+        let t = Terms::recognise(&Gdl::from_sexprs(&upper).unwrap()).unwrap();
+        assert_eq!((t.move_symbol.as_str(), t.noop()), ("MOVE", "NOOP"));
+        assert_eq!(
+            (t.role(Color::White), t.board.symbol.as_str()),
+            ("WHITE", "CELL")
+        );
+    }
+
+    #[test]
+    fn recognises_course_style_rules_like_the_facts_say() {
+        for size in ["3x5", "5x5", "8x8"] {
+            let text = crate::gdl::breakthrough::course_style_rules(size.parse().unwrap());
+            recognised_like_the_facts_say(&text, size);
+        }
+    }
+
     #[test]
     fn recognises_the_course_files_like_the_facts_say() {
+        let Some(reference) = crate::testing::reference_dir() else {
+            return;
+        };
         for size in ["3x5", "5x5", "8x8"] {
-            let text = reference(&format!("gdl/breakthrough_{size}.gdl"));
-            let rules = Sexpr::parse_all(&text).unwrap();
-            let t = Terms::recognise(&Gdl::from_sexprs(&rules).unwrap()).unwrap();
-            assert_eq!(t, Terms::from_rules(&rules).unwrap(), "{size}");
-            let upper = Sexpr::parse_all(&text.to_ascii_uppercase()).unwrap();
-            let t = Terms::recognise(&Gdl::from_sexprs(&upper).unwrap()).unwrap();
-            assert_eq!((t.move_symbol.as_str(), t.noop()), ("MOVE", "NOOP"));
-            assert_eq!(
-                (t.role(Color::White), t.board.symbol.as_str()),
-                ("WHITE", "CELL")
-            );
+            let path = reference.join(format!("gdl/breakthrough_{size}.gdl"));
+            let text = std::fs::read_to_string(path).unwrap();
+            recognised_like_the_facts_say(&text, size);
         }
     }
 
     #[test]
     fn recognises_the_scrambled_transcript() {
-        let raw = reference("wire/ggpbase_scrambled_5x5/01.http");
+        let Some(reference) = crate::testing::reference_dir() else {
+            return;
+        };
+        let path = reference.join("wire/ggpbase_scrambled_5x5/01.http");
+        let raw = std::fs::read_to_string(path).unwrap();
         let rules = start_rules(&raw);
         assert!(Terms::from_rules(&rules).is_err());
         let t = Terms::recognise(&Gdl::from_sexprs(&rules).unwrap()).unwrap();

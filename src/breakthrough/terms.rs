@@ -417,17 +417,17 @@ fn short(e: &Sexpr) -> String {
 mod tests {
     use super::*;
 
-    const TEMPLATE: &str = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/reference/gdl/kiosk_breakthrough_rules_template.kif"
-    ));
+    /// The course kiosk's rules without the size facts, in our course-style form.
+    fn template() -> String {
+        crate::gdl::breakthrough::course_style_template()
+    }
 
     fn rules(text: &str) -> Vec<Sexpr> {
         Sexpr::parse_all(text).unwrap()
     }
 
     fn course_rules(w: u32, h: u32) -> Vec<Sexpr> {
-        rules(&format!("(width {w}) (height {h}) {TEMPLATE}"))
+        rules(&format!("(width {w}) (height {h}) {}", template()))
     }
 
     fn sx(text: &str) -> Sexpr {
@@ -444,7 +444,7 @@ mod tests {
         assert_eq!(t.color_of("BLACK"), Some(Color::Black));
         assert_eq!(t.color_of("red"), None);
 
-        let upper = format!("(WIDTH 3) (HEIGHT 5) {}", TEMPLATE.to_ascii_uppercase());
+        let upper = format!("(WIDTH 3) (HEIGHT 5) {}", template().to_ascii_uppercase());
         let t = Terms::from_rules(&rules(&upper)).unwrap();
         assert_eq!(t.size, BoardSize::new(3, 5).unwrap());
         assert_eq!(t.roles, ["WHITE".to_owned(), "BLACK".to_owned()]);
@@ -456,9 +456,11 @@ mod tests {
 
     #[test]
     fn reads_every_course_gdl_file() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/gdl");
+        let Some(reference) = crate::testing::reference_dir() else {
+            return;
+        };
         let mut seen = 0;
-        for entry in std::fs::read_dir(dir).unwrap() {
+        for entry in std::fs::read_dir(reference.join("gdl")).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let Some(size) = name
@@ -479,7 +481,7 @@ mod tests {
     #[test]
     fn size_errors_are_clear() {
         let err = |text: &str| {
-            let text = format!("{text} {TEMPLATE}");
+            let text = format!("{text} {}", template());
             Terms::from_rules(&rules(&text)).unwrap_err()
         };
         let e = err("(height 5)");
@@ -529,10 +531,10 @@ mod tests {
             RulesError::ConflictingSize { what: "height", .. }
         ));
         // The same fact twice is harmless.
-        let text = format!("(width 4) (width 4) (height 5) {TEMPLATE}");
+        let text = format!("(width 4) (width 4) (height 5) {}", template());
         assert!(Terms::from_rules(&rules(&text)).is_ok());
         // A rule with a variable is not a fact.
-        let text = format!("(<= (width ?w) (foo ?w)) {TEMPLATE}");
+        let text = format!("(<= (width ?w) (foo ?w)) {}", template());
         assert_eq!(
             Terms::from_rules(&rules(&text)).unwrap_err(),
             RulesError::MissingSize("width")
@@ -560,10 +562,10 @@ mod tests {
 
     #[test]
     fn the_scrambled_transcript_has_no_size_facts() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/reference/wire/ggpbase_scrambled_5x5/01.http"
-        );
+        let Some(reference) = crate::testing::reference_dir() else {
+            return;
+        };
+        let path = reference.join("wire/ggpbase_scrambled_5x5/01.http");
         let raw = std::fs::read_to_string(path).unwrap();
         let start = raw.find("( START").unwrap();
         let end = raw[start..].find("\n").map_or(raw.len(), |e| start + e);

@@ -158,12 +158,10 @@ fn three_roles_each_get_a_legal_move() {
 
 #[test]
 fn a_search_stops_at_its_deadline_and_when_stopped() {
-    let template = std::fs::read_to_string(format!(
-        "{}/../shared/reference/gdl/kiosk_breakthrough_rules_template.kif",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let gdl = Arc::new(Gdl::parse(&format!("(width 10) (height 10) {template}")).unwrap());
+    // The course's 10x10 game (long playouts), in our course-style rules.
+    let size = "10x10".parse().unwrap();
+    let rules = crate::gdl::breakthrough::course_style_rules(size);
+    let gdl = Arc::new(Gdl::parse(&rules).unwrap());
     let mut tree = Mcts::new(gdl.clone(), Some(5));
     let start = Instant::now();
     let c = best(&mut tree, &gdl.initial_state(), 0, 150);

@@ -257,9 +257,8 @@ fn truncate(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::dialect::Dialect;
     use std::path::{Path, PathBuf};
-
-    const WIRE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/wire");
 
     /// The body of a raw request file: the Content-Length bytes after the header block.
     fn body_of_http(raw: &[u8], name: &str) -> String {
@@ -288,10 +287,10 @@ mod tests {
         String::from_utf8_lossy(body).into_owned()
     }
 
-    /// Every transcript directory, with its request bodies in the order sent.
-    fn transcripts() -> Vec<(String, Vec<(String, String)>)> {
-        let mut dirs: Vec<PathBuf> = std::fs::read_dir(WIRE_DIR)
-            .unwrap_or_else(|e| panic!("cannot read {WIRE_DIR}: {e}"))
+    /// Every transcript directory in `wire`, with its request bodies in the order sent.
+    fn transcripts(wire: &Path) -> Vec<(String, Vec<(String, String)>)> {
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(wire)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", wire.display()))
             .map(|entry| entry.unwrap().path())
             .filter(|p| p.is_dir())
             .collect();
@@ -333,70 +332,126 @@ mod tests {
 
     #[test]
     fn wire_transcripts_parse() {
-        let all = transcripts();
+        let Some(reference) = crate::testing::reference_dir() else {
+            return;
+        };
+        let all = transcripts(&reference.join("wire"));
         assert!(all.len() >= 3, "expected the three reference transcripts");
         for (dir, bodies) in &all {
-            assert!(bodies.len() >= 3, "{dir}: too few requests");
-            let requests: Vec<Request> = bodies
-                .iter()
-                .map(|(name, body)| {
-                    Request::parse(body).unwrap_or_else(|e| panic!("{name}: {e}\n{body}"))
-                })
-                .collect();
-
-            let Request::Start {
-                match_id,
-                role,
-                rules,
-                start_clock,
-                play_clock,
-            } = &requests[0]
-            else {
-                panic!("{dir}: first request is not START: {:?}", requests[0]);
-            };
-            let (expected_role, expected_fact) = if dir.contains("dresden") {
-                ("WHITE", "(WIDTH 3)")
-            } else if dir.contains("scrambled") {
-                ("deworming", "(role deworming)")
-            } else {
-                ("white", "(width 3)")
-            };
-            assert_eq!(role, expected_role, "{dir}");
-            assert_eq!(*start_clock, Duration::from_secs(10), "{dir}");
-            assert_eq!(*play_clock, Duration::from_secs(2), "{dir}");
-            assert!(rules.len() > 10, "{dir}: {} rules", rules.len());
-            // Exact spelling as received, and case-insensitively for `(width 3)`.
-            assert!(rules.contains(&sx(expected_fact)), "{dir}: {expected_fact}");
-            if !dir.contains("scrambled") {
-                assert!(rules.iter().any(|r| r.eq_ci(&sx("(width 3)"))), "{dir}");
-            }
-            assert!(rules.iter().any(|r| r.head_is("<=")), "{dir}");
-            assert_eq!(requests[0].kind(), "start");
-
-            let last = requests.len() - 1;
-            for (i, request) in requests.iter().enumerate().skip(1) {
-                let name = &bodies[i].0;
-                assert_eq!(request.match_id(), Some(match_id.as_str()), "{name}");
-                let moves = match request {
-                    Request::Play { moves, .. } if i < last => moves,
-                    Request::Stop { moves, .. } if i == last => moves,
-                    other => panic!("{name}: unexpected {other:?}"),
-                };
-                if i == 1 {
-                    assert_eq!(moves, &None, "{name}: first PLAY must be NIL");
-                    continue;
-                }
-                let moves = moves.as_ref().unwrap_or_else(|| panic!("{name}: no moves"));
-                assert_eq!(moves.len(), 2, "{name}");
-                // Breakthrough alternates: one role moves `(move x1 y1 x2 y2)`, the other
-                // plays its noop atom.
-                let atoms = moves.iter().filter(|m| m.is_atom()).count();
-                assert_eq!(atoms, 1, "{name}");
-                let mv = moves.iter().find(|m| m.is_list()).unwrap();
-                assert_eq!(mv.as_list().map(<[Sexpr]>::len), Some(5), "{name}");
-            }
-            assert_eq!(requests[last].kind(), "stop", "{dir}");
+            check_match_messages(dir, bodies);
         }
+    }
+
+    /// A 3x5 match of course-style rules as each controller writes it (`Dialect`), white
+    /// playing the engine's first legal move each turn: the bodies the transcripts hold.
+    fn written_match(dialect: Dialect) -> Vec<(String, String)> {
+        use crate::breakthrough::{Board, MoveList};
+        let size = "3x5".parse().unwrap();
+        let rules = Sexpr::parse_all(&crate::gdl::breakthrough::course_style_rules(size)).unwrap();
+        let id = "kiosk.breakthrough_3x5-1";
+        let mut bodies = vec![
+            dialect.start(id, "white", &rules, 10, 2),
+            dialect.play(id, None),
+        ];
+        let mut board = Board::new(size);
+        for ply in 0..8 {
+            let mut list = MoveList::default();
+            board.generate_moves(&mut list);
+            let mv = list.iter().next().unwrap();
+            let (x1, y1, x2, y2) = board.move_coords(mv);
+            let term = sx(&format!("(move {x1} {y1} {x2} {y2})"));
+            let joint = if ply % 2 == 0 {
+                [term, Sexpr::atom("noop")]
+            } else {
+                [Sexpr::atom("noop"), term]
+            };
+            board.make(mv);
+            bodies.push(if ply == 7 {
+                dialect.stop(id, &joint)
+            } else {
+                dialect.play(id, Some(&joint))
+            });
+        }
+        bodies
+            .into_iter()
+            .enumerate()
+            .map(|(i, body)| (format!("{:02}.http", i + 1), body))
+            .collect()
+    }
+
+    #[test]
+    fn controller_messages_parse_like_the_transcripts() {
+        for (dir, dialect) in [
+            ("dresden_3x5", Dialect::Dresden),
+            ("ggpbase_3x5", Dialect::GgpBase),
+        ] {
+            check_match_messages(dir, &written_match(dialect));
+        }
+    }
+
+    /// The requests of one match, as sent by the controller `dir` names: START with the
+    /// rules as spelt, PLAY NIL, joint moves of one move and one noop, STOP.
+    fn check_match_messages(dir: &str, bodies: &[(String, String)]) {
+        assert!(bodies.len() >= 3, "{dir}: too few requests");
+        let requests: Vec<Request> = bodies
+            .iter()
+            .map(|(name, body)| {
+                Request::parse(body).unwrap_or_else(|e| panic!("{name}: {e}\n{body}"))
+            })
+            .collect();
+
+        let Request::Start {
+            match_id,
+            role,
+            rules,
+            start_clock,
+            play_clock,
+        } = &requests[0]
+        else {
+            panic!("{dir}: first request is not START: {:?}", requests[0]);
+        };
+        let (expected_role, expected_fact) = if dir.contains("dresden") {
+            ("WHITE", "(WIDTH 3)")
+        } else if dir.contains("scrambled") {
+            ("deworming", "(role deworming)")
+        } else {
+            ("white", "(width 3)")
+        };
+        assert_eq!(role, expected_role, "{dir}");
+        assert_eq!(*start_clock, Duration::from_secs(10), "{dir}");
+        assert_eq!(*play_clock, Duration::from_secs(2), "{dir}");
+        assert!(rules.len() > 10, "{dir}: {} rules", rules.len());
+        // Exact spelling as received, and case-insensitively for `(width 3)`.
+        assert!(rules.contains(&sx(expected_fact)), "{dir}: {expected_fact}");
+        if !dir.contains("scrambled") {
+            assert!(rules.iter().any(|r| r.eq_ci(&sx("(width 3)"))), "{dir}");
+        }
+        assert!(rules.iter().any(|r| r.head_is("<=")), "{dir}");
+        assert_eq!(requests[0].kind(), "start");
+
+        let last = requests.len() - 1;
+        for (i, request) in requests.iter().enumerate().skip(1) {
+            let name = &bodies[i].0;
+            assert_eq!(request.match_id(), Some(match_id.as_str()), "{name}");
+            let moves = match request {
+                Request::Play { moves, .. } if i < last => moves,
+                Request::Stop { moves, .. } if i == last => moves,
+                other => panic!("{name}: unexpected {other:?}"),
+            };
+            if i == 1 {
+                assert_eq!(moves, &None, "{name}: first PLAY must be NIL");
+                continue;
+            }
+            let moves = moves.as_ref().unwrap_or_else(|| panic!("{name}: no moves"));
+            assert_eq!(moves.len(), 2, "{name}");
+            // Breakthrough alternates: one role moves `(move x1 y1 x2 y2)`, the other
+            // plays its noop atom.
+            let atoms = moves.iter().filter(|m| m.is_atom()).count();
+            assert_eq!(atoms, 1, "{name}");
+            let mv = moves.iter().find(|m| m.is_list()).unwrap();
+            assert_eq!(mv.as_list().map(<[Sexpr]>::len), Some(5), "{name}");
+        }
+        assert_eq!(requests[last].kind(), "stop", "{dir}");
     }
 
     #[test]

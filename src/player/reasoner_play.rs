@@ -209,13 +209,10 @@ mod tests {
     use crate::sexpr::Sexpr;
     use std::time::Instant;
 
-    const TEMPLATE: &str = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/reference/gdl/kiosk_breakthrough_rules_template.kif"
-    ));
-
+    /// The course rules for a board, in our course-style form (the size-10 defect too).
     fn course(w: u32, h: u32) -> Vec<Sexpr> {
-        Sexpr::parse_all(&format!("(width {w}) (height {h}) {TEMPLATE}")).unwrap()
+        let size = format!("{w}x{h}").parse().unwrap();
+        Sexpr::parse_all(&crate::gdl::breakthrough::course_style_rules(size)).unwrap()
     }
 
     fn check(rules: &[Sexpr]) -> (Result<(), String>, std::time::Duration) {
@@ -250,7 +247,8 @@ mod tests {
 
     #[test]
     fn upper_case_rules_verify() {
-        let text = format!("(width 5) (height 5) {TEMPLATE}").to_ascii_uppercase();
+        let size = "5x5".parse().unwrap();
+        let text = crate::gdl::breakthrough::course_style_rules(size).to_ascii_uppercase();
         let (r, _) = check(&Sexpr::parse_all(&text).unwrap());
         r.unwrap();
     }

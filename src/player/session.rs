@@ -350,14 +350,11 @@ pub fn quick_move(board: &Board) -> Option<Move> {
 mod tests {
     use super::*;
 
-    const TEMPLATE: &str = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/reference/gdl/kiosk_breakthrough_rules_template.kif"
-    ));
-
-    /// The course rules for a board, upper-cased as Dresden sends them if `upper`.
+    /// The course rules for a board (in our course-style form), upper-cased as Dresden
+    /// sends them if `upper`.
     fn course_rules(w: u32, h: u32, upper: bool) -> Vec<Sexpr> {
-        let mut text = format!("(width {w}) (height {h}) {TEMPLATE}");
+        let template = crate::gdl::breakthrough::course_style_template();
+        let mut text = format!("(width {w}) (height {h}) {template}");
         if upper {
             text = text.to_ascii_uppercase();
         }
@@ -489,7 +486,7 @@ mod tests {
 
     #[test]
     fn unknown_role_is_refused() {
-        let rules = Sexpr::parse_all(&format!("(width 3) (height 5) {TEMPLATE}")).unwrap();
+        let rules = course_rules(3, 5, false);
         let d = Duration::from_secs(1);
         let e = Session::new("m", "red", &rules, d, d, AgentConfig::default())
             .err()
