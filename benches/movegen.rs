@@ -4,8 +4,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ggp_player::breakthrough::spec::POSITIONS;
-use ggp_player::breakthrough::{Board, MoveList, perft::perft};
+use ggp_player::games::breakthrough::spec::POSITIONS;
+use ggp_player::games::breakthrough::{Board, MoveList, perft::perft};
 
 fn movegen(c: &mut Criterion) {
     let boards: Vec<Board> = POSITIONS.iter().map(|p| p.board()).collect();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Remakes the `tuned` evaluation's weights (src/breakthrough/weights.rs) from games:
+# Remakes the `tuned` evaluation's weights (src/games/breakthrough/weights.rs) from games:
 #
 #   1. `improved` plays itself at fixed depths on eleven board sizes (selfplay --record);
 #   2. `tune` fits the weights to those games and writes weights.rs; rebuild;
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 
 data=${DATA:-target/tune}
 bin=target/release/ggp-player
-weights=src/breakthrough/weights.rs
+weights=src/games/breakthrough/weights.rs
 mkdir -p "$data"
 rm -f "$data/r1.txt" "$data/r2.txt"
 

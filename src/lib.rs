@@ -6,7 +6,6 @@
 
 pub mod agent;
 pub mod bench;
-pub mod breakthrough;
 pub mod game;
 pub mod games;
 pub mod gdl;
@@ -19,4 +18,3 @@ pub mod selfplay;
 pub mod sexpr;
 #[cfg(test)]
 mod testing;
-pub mod tune;

@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB};
-use ggp_player::breakthrough::BoardSize;
 use ggp_player::game::Game;
+use ggp_player::games::breakthrough::BoardSize;
+use ggp_player::games::breakthrough::gdl::breakthrough_rules;
+use ggp_player::games::breakthrough::tune;
 use ggp_player::games::{self, GameSpec};
-use ggp_player::gdl::breakthrough_rules;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::server;
 use ggp_player::referee::dialect::Dialect;
@@ -21,7 +22,7 @@ use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::stats::{Sprt, format_elo};
 use ggp_player::referee::tournament::{self, Entrant, Format, GdlGame, TournamentConfig};
 use ggp_player::sexpr::Sexpr;
-use ggp_player::{bench, search, selfplay, tune};
+use ggp_player::{bench, search, selfplay};
 use tracing_subscriber::EnvFilter;
 
 /// The deepest perft accepted: deeper runs take hours even on small boards.
@@ -102,7 +103,7 @@ enum Command {
         /// Positions files written by `selfplay --record`.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Where to write the weights (e.g. src/breakthrough/weights.rs); printed if absent.
+        /// Where to write the weights (e.g. src/games/breakthrough/weights.rs); printed if absent.
         #[arg(long)]
         out: Option<PathBuf>,
     },

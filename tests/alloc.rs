@@ -5,8 +5,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use ggp_player::breakthrough::eval::Improved;
-use ggp_player::breakthrough::{Board, perft::perft};
+use ggp_player::games::breakthrough::eval::Improved;
+use ggp_player::games::breakthrough::{Board, perft::perft};
 use ggp_player::search::{self, Limits};
 
 struct Counting;

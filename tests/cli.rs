@@ -135,7 +135,7 @@ fn selfplay_records_positions_that_tune_fits() {
     assert!(source.contains("pub const WEIGHTS: [i32; COUNT] = ["));
     assert_eq!(
         source.lines().filter(|l| l.contains(", // ")).count(),
-        ggp_player::breakthrough::features::COUNT
+        ggp_player::games::breakthrough::features::COUNT
     );
 
     // A damaged file is refused with the line that is wrong.
@@ -443,7 +443,7 @@ fn a_player_whose_log_nobody_reads_keeps_replying() {
         assert!(started.elapsed().as_secs() < 10, "the player did not start");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let rules = ggp_player::gdl::breakthrough_rules("5x5".parse().unwrap());
+    let rules = ggp_player::games::breakthrough::gdl::breakthrough_rules("5x5".parse().unwrap());
     let rules: String = rules
         .lines()
         .map(|l| l.split(';').next().unwrap_or(""))

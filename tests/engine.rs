@@ -1,7 +1,7 @@
 //! The Breakthrough rules: perft against the reference values (`tests/data/perft.txt`),
 //! hand-worked positions, and make/unmake invariants on every board size.
 
-use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList, Variant, perft::perft};
+use ggp_player::games::breakthrough::{Board, BoardSize, Color, MoveList, Variant, perft::perft};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;

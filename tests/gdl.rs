@@ -7,9 +7,11 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList, Variant};
-use ggp_player::gdl::breakthrough::{breakthrough_rules_variant, course_style_rules, file_name};
-use ggp_player::gdl::{Gdl, State, Term, breakthrough_rules};
+use ggp_player::games::breakthrough::gdl::{
+    breakthrough_rules, breakthrough_rules_variant, course_style_rules, file_name,
+};
+use ggp_player::games::breakthrough::{Board, BoardSize, Color, MoveList, Variant};
+use ggp_player::gdl::{Gdl, State, Term};
 use ggp_player::sexpr::Sexpr;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;

@@ -7,8 +7,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use ggp_player::games::breakthrough::gdl::course_style_rules;
 use ggp_player::gdl::Gdl;
-use ggp_player::gdl::breakthrough::course_style_rules;
 use ggp_player::referee::client;
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::general::{GdlMatchSpec, GdlRecord, play_gdl_match};

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use ggp_player::breakthrough::{Board, BoardSize, MoveList};
-use ggp_player::gdl::breakthrough_rules;
+use ggp_player::games::breakthrough::gdl::breakthrough_rules;
+use ggp_player::games::breakthrough::{Board, BoardSize, MoveList};
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::game::{FaultKind, MatchRecord, MatchSpec, play_match};
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};

@@ -6,11 +6,11 @@
 use std::time::{Duration, Instant};
 
 use ggp_player::agent::AgentConfig;
-use ggp_player::breakthrough::terms::Terms;
-use ggp_player::breakthrough::{Board, BoardSize, Color, Variant};
+use ggp_player::games::breakthrough::gdl::{breakthrough_rules_variant, course_style_rules};
+use ggp_player::games::breakthrough::terms::Terms;
+use ggp_player::games::breakthrough::verify::verify;
+use ggp_player::games::breakthrough::{Board, BoardSize, Color, Variant};
 use ggp_player::gdl::Gdl;
-use ggp_player::gdl::breakthrough::{breakthrough_rules_variant, course_style_rules};
-use ggp_player::player::reasoner_play::verify;
 use ggp_player::player::session::{Opened, Session, StartError, open};
 use ggp_player::sexpr::Sexpr;
 

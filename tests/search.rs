@@ -7,10 +7,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use ggp_player::agent::{Agent, AgentConfig, AgentKind};
-use ggp_player::breakthrough::eval::{Baseline, Improved, Racing, Tuned};
-use ggp_player::breakthrough::spec::Breakthrough;
-use ggp_player::breakthrough::{Board, BoardSize, Color, MoveList};
 use ggp_player::game::{Evaluator, Game, Outcome};
+use ggp_player::games::breakthrough::eval::{Baseline, Improved, Racing, Tuned};
+use ggp_player::games::breakthrough::spec::Breakthrough;
+use ggp_player::games::breakthrough::{Board, BoardSize, Color, MoveList};
 use ggp_player::search::{self, Limits, score};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -62,7 +62,7 @@ fn exact_search(
     board: &Board,
     eval: &dyn Evaluator<Board>,
     depth: u32,
-) -> search::SearchResult<ggp_player::breakthrough::Move> {
+) -> search::SearchResult<ggp_player::games::breakthrough::Move> {
     let table = search::Table::new(4);
     let options = search::Options {
         threads: 1,

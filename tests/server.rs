@@ -10,9 +10,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ggp_player::agent::AgentConfig;
-use ggp_player::breakthrough::{Board, BoardSize, Color, Move, MoveList, Variant};
-use ggp_player::gdl::breakthrough::{breakthrough_rules_variant, course_style_rules};
-use ggp_player::gdl::{Gdl, Term, breakthrough_rules};
+use ggp_player::games::breakthrough::gdl::{
+    breakthrough_rules, breakthrough_rules_variant, course_style_rules,
+};
+use ggp_player::games::breakthrough::{Board, BoardSize, Color, Move, MoveList, Variant};
+use ggp_player::gdl::{Gdl, Term};
 use ggp_player::player::protocol::Request;
 use ggp_player::player::{Player, PlayerConfig, ServeConfig, server};
 use ggp_player::sexpr::Sexpr;

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ggp_player::gdl::breakthrough_rules;
+use ggp_player::games::breakthrough::gdl::breakthrough_rules;
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::players::PlayerSpec;
 use ggp_player::referee::stats::{Sprt, Verdict};
@@ -38,7 +38,7 @@ fn config(results: PathBuf, games: u32) -> TournamentConfig {
     }
 }
 
-fn rules(size: ggp_player::breakthrough::BoardSize) -> Vec<Sexpr> {
+fn rules(size: ggp_player::games::breakthrough::BoardSize) -> Vec<Sexpr> {
     Sexpr::parse_all(&breakthrough_rules(size)).unwrap()
 }
 

@@ -5,6 +5,7 @@
 //! [`registry!`] below. The tools never name a game: they implement [`Tool`], whose
 //! `run` is generic over the spec, and [`dispatch`] calls it with the game asked for.
 
+pub mod breakthrough;
 pub mod walk;
 
 use crate::game::{Evaluator, Game};
@@ -146,6 +147,6 @@ macro_rules! registry {
 
 // The registered games: one line each.
 registry!(
-    crate::breakthrough::spec::Breakthrough,
+    crate::games::breakthrough::spec::Breakthrough,
     walk::spec::WalkSpec,
 );

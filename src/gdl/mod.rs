@@ -17,9 +17,9 @@
 //! and a query stops at a limit (millions of facts, terms nested 100 deep) and answers
 //! with what it found.
 //!
-//! [`breakthrough`] writes our own Breakthrough rules for every board size.
+//! The reasoner knows no game; each game's own rules, where it has them, are written by
+//! its folder under `src/games/`.
 
-pub mod breakthrough;
 mod error;
 mod eval;
 mod hash;
@@ -30,7 +30,6 @@ mod strata;
 mod table;
 mod term;
 
-pub use breakthrough::breakthrough_rules;
 pub use error::GdlError;
 pub use term::Term;
 

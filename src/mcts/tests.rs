@@ -160,7 +160,7 @@ fn three_roles_each_get_a_legal_move() {
 fn a_search_stops_at_its_deadline_and_when_stopped() {
     // The course's 10x10 game (long playouts), in our course-style rules.
     let size = "10x10".parse().unwrap();
-    let rules = crate::gdl::breakthrough::course_style_rules(size);
+    let rules = crate::games::breakthrough::gdl::course_style_rules(size);
     let gdl = Arc::new(Gdl::parse(&rules).unwrap());
     let mut tree = Mcts::new(gdl.clone(), Some(5));
     let start = Instant::now();

@@ -14,8 +14,8 @@ use super::protocol::Request;
 use super::service::{self, SearchService};
 use super::session::{self, MatchState, Opened, Session, StartError, Turn, quick_move};
 use crate::agent::{Agent, AgentConfig, AgentKind};
-use crate::breakthrough::terms::Terms;
-use crate::breakthrough::{Board, MoveList};
+use crate::games::breakthrough::terms::Terms;
+use crate::games::breakthrough::{Board, MoveList};
 use crate::search::clock;
 use crate::sexpr::Sexpr;
 
@@ -57,7 +57,7 @@ pub struct Player {
     matches: Mutex<HashMap<String, Match>>,
     search: SearchService,
     /// The ponder search of each match that has one; dropping it stops it.
-    ponders: Mutex<HashMap<String, service::Pending<crate::breakthrough::Move>>>,
+    ponders: Mutex<HashMap<String, service::Pending<crate::games::breakthrough::Move>>>,
 }
 
 /// A match in progress: Breakthrough played by the engine, or any game by the reasoner.
@@ -146,7 +146,7 @@ impl Player {
 
     fn ponders(
         &self,
-    ) -> MutexGuard<'_, HashMap<String, service::Pending<crate::breakthrough::Move>>> {
+    ) -> MutexGuard<'_, HashMap<String, service::Pending<crate::games::breakthrough::Move>>> {
         self.ponders.lock().unwrap_or_else(|e| e.into_inner())
     }
 

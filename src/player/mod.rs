@@ -2,7 +2,6 @@
 //!
 //! - [`protocol`]: the controllers' messages, parsed from request bodies.
 //! - [`session`]: one match: the rules' terms, the position, our role, the clocks.
-//! - [`reasoner_play`]: the engine checked against the rules.
 //! - [`general`]: a match of any game played by the reasoner (Monte-Carlo tree search):
 //!   rules that are not Breakthrough, or that the engine does not model.
 //! - [`service`]: the search threads (never a tokio worker) and their jobs.
@@ -12,7 +11,6 @@
 pub mod general;
 pub mod handler;
 pub mod protocol;
-pub mod reasoner_play;
 pub mod server;
 pub mod service;
 pub mod session;

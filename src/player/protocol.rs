@@ -345,9 +345,10 @@ mod tests {
     /// A 3x5 match of course-style rules as each controller writes it (`Dialect`), white
     /// playing the engine's first legal move each turn: the bodies the transcripts hold.
     fn written_match(dialect: Dialect) -> Vec<(String, String)> {
-        use crate::breakthrough::{Board, MoveList};
+        use crate::games::breakthrough::{Board, MoveList};
         let size = "3x5".parse().unwrap();
-        let rules = Sexpr::parse_all(&crate::gdl::breakthrough::course_style_rules(size)).unwrap();
+        let rules =
+            Sexpr::parse_all(&crate::games::breakthrough::gdl::course_style_rules(size)).unwrap();
         let id = "kiosk.breakthrough_3x5-1";
         let mut bodies = vec![
             dialect.start(id, "white", &rules, 10, 2),

@@ -186,8 +186,8 @@ fn worker(jobs: &Mutex<mpsc::Receiver<Job>>) {
 mod tests {
     use super::*;
     use crate::agent::AgentConfig;
-    use crate::breakthrough::spec::Breakthrough;
-    use crate::breakthrough::{Board, BoardSize};
+    use crate::games::breakthrough::spec::Breakthrough;
+    use crate::games::breakthrough::{Board, BoardSize};
     use std::time::Duration;
 
     fn agent() -> Arc<Mutex<Agent<Board>>> {

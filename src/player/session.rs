@@ -13,12 +13,12 @@ use std::time::{Duration, Instant};
 use tracing::{info, warn};
 
 use super::general::GeneralSession;
-use super::reasoner_play;
 use crate::agent::{Agent, AgentConfig};
-use crate::breakthrough::spec::Breakthrough;
-use crate::breakthrough::terms::{MoveError, RulesError, Terms};
-use crate::breakthrough::{Board, Color, Move, MoveList};
 use crate::game::Game;
+use crate::games::breakthrough::spec::Breakthrough;
+use crate::games::breakthrough::terms::{MoveError, RulesError, Terms};
+use crate::games::breakthrough::verify;
+use crate::games::breakthrough::{Board, Color, Move, MoveList};
 use crate::gdl::{Gdl, GdlError};
 use crate::sexpr::Sexpr;
 
@@ -246,7 +246,7 @@ pub enum Opened {
 }
 
 /// A new match from a START message's contents: the engine plays Breakthrough rules the
-/// reasoner confirms it models ([`reasoner_play::verify`]) — or that the reasoner cannot
+/// reasoner confirms it models ([`verify::verify`]) — or that the reasoner cannot
 /// compile —, the reasoner plays anything else it can compile: other Breakthrough rules
 /// (the course's size-10 defect) and other games.
 pub fn open(
@@ -287,7 +287,7 @@ pub fn open(
             return engine(terms);
         }
     };
-    let verified = reasoner_play::verify(&terms, &gdl);
+    let verified = verify::verify(&terms, &gdl);
     let verify_ms = started.elapsed().as_secs_f64() * 1e3;
     match verified {
         Ok(()) => {
@@ -353,7 +353,7 @@ mod tests {
     /// The course rules for a board (in our course-style form), upper-cased as Dresden
     /// sends them if `upper`.
     fn course_rules(w: u32, h: u32, upper: bool) -> Vec<Sexpr> {
-        let template = crate::gdl::breakthrough::course_style_template();
+        let template = crate::games::breakthrough::gdl::course_style_template();
         let mut text = format!("(width {w}) (height {h}) {template}");
         if upper {
             text = text.to_ascii_uppercase();
@@ -432,7 +432,7 @@ mod tests {
         assert!(engine(&open_course("BLACK", 5, 5, true)));
         assert!(!engine(&open_course("white", 10, 10, false)));
         assert!(!engine(&open_course("black", 6, 10, false)));
-        let ours = crate::gdl::breakthrough_rules("10x10".parse().unwrap());
+        let ours = crate::games::breakthrough::gdl::breakthrough_rules("10x10".parse().unwrap());
         let rules = Sexpr::parse_all(&ours).unwrap();
         let d = Duration::from_secs(1);
         let o = open("m", "black", &rules, d, d, AgentConfig::default()).unwrap();

@@ -10,8 +10,8 @@ use tracing::{info, warn};
 
 use super::client::{self, ExchangeError};
 use super::dialect::Dialect;
-use crate::breakthrough::terms::Terms;
-use crate::breakthrough::{Board, BoardSize, Color, Move, MoveList};
+use crate::games::breakthrough::terms::Terms;
+use crate::games::breakthrough::{Board, BoardSize, Color, Move, MoveList};
 use crate::sexpr::Sexpr;
 
 /// Both controllers wait this long past a clock before giving up on a reply.

@@ -19,7 +19,7 @@ use super::game::{MatchRecord, MatchSpec, play_match};
 use super::general::{GdlMatchSpec, play_gdl_match};
 use super::players::{PlayerSpec, RunningPlayer};
 use super::stats::{Sprt, Verdict, Wdl};
-use crate::breakthrough::BoardSize;
+use crate::games::breakthrough::BoardSize;
 use crate::gdl::Gdl;
 use crate::sexpr::Sexpr;
 

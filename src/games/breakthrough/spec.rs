@@ -70,7 +70,7 @@ impl GameSpec for Breakthrough {
     }
 
     fn training_line(position: &Board, first_score: f64, game: u64) -> Option<String> {
-        let sample = crate::tune::Sample {
+        let sample = crate::games::breakthrough::tune::Sample {
             board: position.clone(),
             white_score: first_score,
             game,

@@ -1,8 +1,8 @@
 //! Fitting the tuned evaluation's weights to game results (Texel's method).
 //!
 //! `selfplay --record FILE` writes every position of its games with the game's result.
-//! Since [`Tuned`](crate::breakthrough::eval::Tuned) is linear in its
-//! [features](crate::breakthrough::features), the weights that best predict those results
+//! Since [`Tuned`](crate::games::breakthrough::eval::Tuned) is linear in its
+//! [features](crate::games::breakthrough::features), the weights that best predict those results
 //! through a logistic curve are a logistic regression, solved here by Newton's method
 //! with a small ridge penalty (it keeps features that never occur at zero and the
 //! solution unique). A tenth of the games is held out to check the fit on games it has
@@ -11,10 +11,10 @@
 use std::fmt::Write as _;
 use std::io::BufRead;
 
-use crate::breakthrough::eval::Improved;
-use crate::breakthrough::features::{self, COUNT, Sink};
-use crate::breakthrough::{Board, BoardSize, Color, Geometry};
 use crate::game::Evaluator;
+use crate::games::breakthrough::eval::Improved;
+use crate::games::breakthrough::features::{self, COUNT, Sink};
+use crate::games::breakthrough::{Board, BoardSize, Color, Geometry};
 
 /// Evaluation units per logit: how the fitted weights are scaled into the search's
 /// integer scores (a pawn's weight then comes out between about 100 and 200).
@@ -294,7 +294,7 @@ fn fit_scale(points: &[(f64, f64)]) -> f64 {
     k
 }
 
-/// The weights as a Rust source file (`src/breakthrough/weights.rs`), one commented line
+/// The weights as a Rust source file (`src/games/breakthrough/weights.rs`), one commented line
 /// per feature.
 pub fn weights_source(fit: &Fit, provenance: &str) -> String {
     let mut s = String::new();
@@ -325,7 +325,7 @@ mod tests {
     #[test]
     fn lines_round_trip_and_bad_lines_are_refused() {
         let mut board = Board::new("6x7".parse().unwrap());
-        let mut list = crate::breakthrough::MoveList::default();
+        let mut list = crate::games::breakthrough::MoveList::default();
         board.generate_moves(&mut list);
         board.make(list.iter().nth(3).unwrap());
         let s = Sample {

@@ -1,6 +1,6 @@
 //! Checking the bitboard engine against the rules a controller sent: when they differ
 //! (the course rules on boards 10 wide or 10 tall: `shared/RULES.md`, "The size-10
-//! defect"), the reasoner plays the match instead ([`super::general`]).
+//! defect"), the reasoner plays the match instead ([`crate::player::general`]).
 //!
 //! [`verify`] compares the engine with the reasoner on the initial position and along a
 //! few short random lines.
@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::breakthrough::terms::Terms;
-use crate::breakthrough::{Board, Color, MoveList};
+use crate::games::breakthrough::terms::Terms;
+use crate::games::breakthrough::{Board, Color, MoveList};
 use crate::gdl::{Analysis, Gdl, State, Term};
 
 /// Random lines played by [`verify`] after the initial position.
@@ -212,7 +212,7 @@ mod tests {
     /// The course rules for a board, in our course-style form (the size-10 defect too).
     fn course(w: u32, h: u32) -> Vec<Sexpr> {
         let size = format!("{w}x{h}").parse().unwrap();
-        Sexpr::parse_all(&crate::gdl::breakthrough::course_style_rules(size)).unwrap()
+        Sexpr::parse_all(&crate::games::breakthrough::gdl::course_style_rules(size)).unwrap()
     }
 
     fn check(rules: &[Sexpr]) -> (Result<(), String>, std::time::Duration) {
@@ -238,7 +238,7 @@ mod tests {
         }
         for (w, h) in [(10, 10), (8, 8)] {
             let size = format!("{w}x{h}").parse().unwrap();
-            let ours = crate::gdl::breakthrough_rules(size);
+            let ours = crate::games::breakthrough::gdl::breakthrough_rules(size);
             let (r, t) = check(&Sexpr::parse_all(&ours).unwrap());
             r.unwrap_or_else(|e| panic!("ours {w}x{h}: {e}"));
             println!("ours {w}x{h}: verified in {t:?}");
@@ -248,7 +248,7 @@ mod tests {
     #[test]
     fn upper_case_rules_verify() {
         let size = "5x5".parse().unwrap();
-        let text = crate::gdl::breakthrough::course_style_rules(size).to_ascii_uppercase();
+        let text = crate::games::breakthrough::gdl::course_style_rules(size).to_ascii_uppercase();
         let (r, _) = check(&Sexpr::parse_all(&text).unwrap());
         r.unwrap();
     }

@@ -5,6 +5,7 @@
 mod board;
 pub mod eval;
 pub mod features;
+pub mod gdl;
 mod geometry;
 mod movegen;
 pub mod perft;
@@ -12,6 +13,8 @@ pub mod perft;
 mod recognise;
 pub mod spec;
 pub mod terms;
+pub mod tune;
+pub mod verify;
 mod weights;
 mod zobrist;
 

@@ -419,7 +419,7 @@ mod tests {
 
     /// The course kiosk's rules without the size facts, in our course-style form.
     fn template() -> String {
-        crate::gdl::breakthrough::course_style_template()
+        crate::games::breakthrough::gdl::course_style_template()
     }
 
     fn rules(text: &str) -> Vec<Sexpr> {

@@ -7,7 +7,7 @@
 //! that holds both roles with two numbers; the row is the coordinate that separates the
 //! two sides; playing each first move shows which of the move's arguments is which; and
 //! a diagonal step onto an empty square, legal or not, tells the variant. It only finds
-//! the mapping: [`crate::player::reasoner_play::verify`] checks that the engine then
+//! the mapping: [`crate::games::breakthrough::verify::verify`] checks that the engine then
 //! plays the same game.
 
 use std::collections::BTreeSet;
@@ -417,7 +417,7 @@ mod tests {
     #[test]
     fn recognises_course_style_rules_like_the_facts_say() {
         for size in ["3x5", "5x5", "8x8"] {
-            let text = crate::gdl::breakthrough::course_style_rules(size.parse().unwrap());
+            let text = crate::games::breakthrough::gdl::course_style_rules(size.parse().unwrap());
             recognised_like_the_facts_say(&text, size);
         }
     }
@@ -464,7 +464,8 @@ mod tests {
         for size in ["5x4", "2x4", "3x5", "8x8"] {
             let size: BoardSize = size.parse().unwrap();
             for variant in [Variant::Course, Variant::Standard] {
-                let text = crate::gdl::breakthrough::breakthrough_rules_variant(size, variant);
+                let text =
+                    crate::games::breakthrough::gdl::breakthrough_rules_variant(size, variant);
                 let t = Terms::recognise(&Gdl::parse(&text).unwrap()).unwrap();
                 assert_eq!((t.size, t.variant), (size, variant));
             }
