@@ -7,11 +7,15 @@ use std::time::{Duration, Instant};
 
 use ggp_player::agent::AgentConfig;
 use ggp_player::games::breakthrough::gdl::{breakthrough_rules_variant, course_style_rules};
+use ggp_player::games::breakthrough::ggp::{recognise, rules_terms};
+use ggp_player::games::breakthrough::spec::Breakthrough;
 use ggp_player::games::breakthrough::terms::Terms;
 use ggp_player::games::breakthrough::verify::verify;
-use ggp_player::games::breakthrough::{Board, BoardSize, Color, Variant};
+use ggp_player::games::breakthrough::{Board, BoardSize, Variant};
+use ggp_player::games::ggp::Recognition;
 use ggp_player::gdl::Gdl;
-use ggp_player::player::session::{Opened, Session, StartError, open};
+use ggp_player::player::engine::EngineSession;
+use ggp_player::player::session::{MatchSession, StartError, open};
 use ggp_player::sexpr::Sexpr;
 
 use crate::common::{reference_dir, scramble};
@@ -37,25 +41,33 @@ fn course_style(size: BoardSize) -> Vec<Sexpr> {
     Sexpr::parse_all(&course_style_rules(size)).unwrap()
 }
 
-fn opened(rules: &[Sexpr], role: &str) -> Result<Opened, StartError> {
-    let d = Duration::from_secs(10);
-    open("m", role, rules, d, d, AgentConfig::default())
+fn opened(rules: &[Sexpr], role: &str) -> Result<Box<dyn MatchSession>, StartError> {
+    open(
+        "m",
+        role,
+        rules,
+        Duration::from_secs(10),
+        AgentConfig::default(),
+    )
 }
 
 /// What START makes of the rules: `"engine"` or `"reasoner"`.
 fn model(rules: &[Sexpr], role: &str) -> &'static str {
-    match opened(rules, role).unwrap_or_else(|e| panic!("{role}: {e}")) {
-        Opened::Engine(_) => "engine",
-        Opened::General(_) => "reasoner",
-    }
+    opened(rules, role)
+        .unwrap_or_else(|e| panic!("{role}: {e}"))
+        .model()
 }
 
-/// The match START opens, which must be played by the engine.
-fn session(rules: &[Sexpr], role: &str) -> Session {
-    match opened(rules, role).unwrap_or_else(|e| panic!("{role}: {e}")) {
-        Opened::Engine(s) => s,
-        Opened::General(_) => panic!("{role}: played by the reasoner, not the engine"),
-    }
+/// The match START opens, which must be played by the engine, and the rules' terms.
+fn session(rules: &[Sexpr], role: &str) -> (EngineSession<Board>, Terms) {
+    assert_eq!(model(rules, role), "engine", "{role}");
+    let gdl = Gdl::from_sexprs(rules);
+    let Recognition::Engine(r) = recognise("m", rules, gdl.as_ref()) else {
+        panic!("{role}: played by the reasoner, not the engine");
+    };
+    let d = Duration::from_secs(10);
+    let s = EngineSession::new::<Breakthrough>("m", role, r, d, AgentConfig::default()).unwrap();
+    (s, rules_terms("m", rules, gdl.as_ref()).unwrap())
 }
 
 /// Course rules for `size`, scrambled with `seed`: recognised, verified, and answered in
@@ -74,15 +86,15 @@ fn check_scrambled_course_rules(plain: &[Sexpr], size: &str, seed: u64) {
     assert_eq!(terms.board.symbol, name("cell"));
     verify(&terms, &gdl).unwrap_or_else(|e| panic!("{size}: {e}"));
 
-    let s = session(&rules, &name("white"));
-    assert_eq!(s.color, Color::White, "{size}");
-    let mv = s.board.find_move(1, 2, 1, 3).unwrap();
+    let (s, _) = session(&rules, &name("white"));
+    assert_eq!(s.seat(), 0, "{size}");
+    let mv = s.position().find_move(1, 2, 1, 3).unwrap();
     assert_eq!(s.reply_text(mv), format!("({} 1 2 1 3)", name("move")));
     // The reply is one of the reasoner's legal moves.
     let legal = gdl.legal_moves(&gdl.initial_state(), 0);
     assert!(legal.contains(&gdl.parse_term(&s.reply_text(mv)).unwrap()));
-    let s = session(&rules, &name("black").to_ascii_uppercase());
-    assert_eq!(s.color, Color::Black);
+    let (s, _) = session(&rules, &name("black").to_ascii_uppercase());
+    assert_eq!(s.seat(), 1);
 }
 
 #[test]
@@ -109,11 +121,11 @@ fn our_rules_of_both_variants_are_recognised_scrambled_on_every_size() {
         for variant in [Variant::Course, Variant::Standard] {
             let text = breakthrough_rules_variant(size, variant);
             let (rules, names) = scramble(&Sexpr::parse_all(&text).unwrap(), i as u64);
-            let s = session(&rules, &names["black"]);
+            let (s, terms) = session(&rules, &names["black"]);
             let what = format!("{size} {variant}");
-            assert_eq!((s.terms.size, s.terms.variant), (size, variant), "{what}");
-            assert_eq!(s.board, Board::with_variant(size, variant), "{what}");
-            assert_eq!(s.terms.move_symbol, names["move"], "{what}");
+            assert_eq!((terms.size, terms.variant), (size, variant), "{what}");
+            assert_eq!(*s.position(), Board::with_variant(size, variant), "{what}");
+            assert_eq!(terms.move_symbol, names["move"], "{what}");
         }
     }
 }
@@ -167,9 +179,9 @@ fn role_order_and_argument_order_are_found_from_play() {
     );
     assert_eq!((terms.size, terms.variant), (size, Variant::Standard));
     verify(&terms, &gdl).unwrap();
-    let mut s = session(&rules, &names["white"]);
+    let (mut s, _) = session(&rules, &names["white"]);
     // The standard variant's diagonal step from (1, 2) to the empty (2, 3).
-    let mv = s.board.find_move(1, 2, 2, 3).unwrap();
+    let mv = s.position().find_move(1, 2, 2, 3).unwrap();
     let reply = s.reply_text(mv);
     assert_eq!(reply, format!("({} 2 1 3 2)", names["move"]));
     // The joint move comes in the rules' order: black's noop first.
@@ -178,7 +190,10 @@ fn role_order_and_argument_order_are_found_from_play() {
         Sexpr::parse(&reply).unwrap(),
     ];
     s.apply(Some(&joint)).unwrap();
-    assert_eq!(s.board.side_to_move(), Color::Black);
+    assert_eq!(
+        s.position().side_to_move(),
+        ggp_player::games::breakthrough::Color::Black
+    );
 }
 
 /// START to `ready` is recognition plus verification plus the session: time it on every
@@ -192,7 +207,7 @@ fn start_with_recognition_and_verification_is_quick_on_every_size() {
         let (scrambled, names) = scramble(&course, i as u64);
         for (rules, role) in [(&course, "white"), (&scrambled, names["white"].as_str())] {
             let started = Instant::now();
-            session(rules, role);
+            opened(rules, role).unwrap();
             let took = started.elapsed();
             assert!(took < Duration::from_secs(5), "{size}: {took:?}");
             times.push((took, size));
@@ -229,10 +244,10 @@ fn a_first_player_starting_on_the_top_rows_is_mapped_upside_down() {
     assert_eq!(terms.roles, ["white".to_owned(), "black".to_owned()]);
     assert_eq!((terms.role_index, terms.flip_rows), ([1, 0], true));
     verify(&terms, &gdl).unwrap();
-    let s = session(&rules, "white");
-    assert_eq!(s.color, Color::White);
+    let (s, _) = session(&rules, "white");
+    assert_eq!(s.seat(), 0);
     // The engine's (1, 2) -> (1, 3) is the rules' (1, 5) -> (1, 4).
-    let mv = s.board.find_move(1, 2, 1, 3).unwrap();
+    let mv = s.position().find_move(1, 2, 1, 3).unwrap();
     assert_eq!(s.reply_text(mv), "(move 1 5 1 4)");
     let legal = gdl.legal_moves(&gdl.initial_state(), 1);
     assert!(legal.contains(&gdl.parse_term(&s.reply_text(mv)).unwrap()));
@@ -266,7 +281,8 @@ fn broken_rules_never_panic_and_never_trust_the_engine_wrongly() {
         };
         *outcomes.entry(outcome).or_insert(0) += 1;
         if let Some(role) = names.get("white")
-            && let Ok(Opened::Engine(_)) = opened(&rules, role)
+            && let Ok(s) = opened(&rules, role)
+            && s.model() == "engine"
         {
             assert_eq!(outcome, "verified", "dropped {}", full[drop]);
         }

@@ -6,9 +6,13 @@
 //! `run` is generic over the spec, and [`dispatch`] calls it with the game asked for.
 
 pub mod breakthrough;
+pub mod ggp;
 pub mod walk;
 
 use crate::game::{Evaluator, Game};
+use crate::gdl::{Gdl, GdlError};
+use crate::sexpr::Sexpr;
+use ggp::Recognition;
 
 /// A game as the tools see it: its name, its start positions, its evaluations and its
 /// benchmark positions.
@@ -37,6 +41,15 @@ pub trait GameSpec: 'static {
     fn evaluations() -> &'static [Evaluation<Self::Game>];
     /// The positions `bench` searches, each to a fixed depth.
     fn bench_positions() -> Vec<BenchPosition<Self::Game>>;
+    /// What the rules sent in a GGP START are to this game (see [`ggp`]): by default, not
+    /// this game (it has no GGP rules).
+    fn recognise_ggp(
+        _match_id: &str,
+        _rules: &[Sexpr],
+        _gdl: Result<&Gdl, &GdlError>,
+    ) -> Recognition<Self::Game> {
+        Recognition::Other(format!("{} has no GGP rules", Self::NAME))
+    }
     /// Perft from `position` (the generic count unless the game has a faster one).
     fn perft(position: &mut Self::Game, depth: u32) -> u64 {
         crate::game::perft(position, depth)
@@ -136,6 +149,19 @@ macro_rules! registry {
             let mut all = Vec::new();
             $(all.extend(<$spec as GameSpec>::evaluations().iter().map(|e| (<$spec as GameSpec>::NAME, e.name)));)*
             all
+        }
+
+        /// Runs `tool` on the registered games in order until one gives an answer.
+        pub fn first<T, R>(tool: T) -> Option<R>
+        where
+            T: Tool<Output = Option<R>> + Clone,
+        {
+            $(
+                if let Some(r) = tool.clone().run::<$spec>() {
+                    return Some(r);
+                }
+            )*
+            None
         }
 
         /// Runs `tool` on every registered game, in order.

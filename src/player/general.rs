@@ -7,17 +7,18 @@
 //! tree search ([`crate::mcts`]) chooses, or a uniformly random move for the random agent.
 //! The reply is always one of our legal moves in the rules' spelling.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::seq::IndexedRandom;
-use tracing::debug;
+use tracing::{debug, warn};
 
-use super::session::{JointMoveError, MatchState, StartError};
+use super::session::{JointMoveError, MatchSession, MatchState, Ponder, Reply, StartError};
 use crate::agent::{AgentConfig, AgentKind};
 use crate::gdl::{Analysis, Gdl, State, Term};
 use crate::mcts::Mcts;
+use crate::search::Limits;
 use crate::sexpr::Sexpr;
 
 /// One match played by the reasoner.
@@ -41,28 +42,15 @@ pub struct GeneralSession {
     tree: Option<Arc<Mutex<Mcts>>>,
     /// The random agent's generator.
     rng: crate::rng::Rng,
-    /// Stops the search running in the background (see
-    /// [`GeneralSession::background_search`]).
-    background: Option<Arc<AtomicBool>>,
 }
 
-/// What to answer a PLAY with.
-pub enum Reply {
-    /// Known at once: our only legal move, the random agent's move, or `noop` when the
-    /// position is unknown or the game is over.
-    Now(String),
-    /// Choose by searching (off the async runtime).
-    Search(Search),
-}
-
-/// A search for our move, or one started at START; runs on a blocking thread.
-pub struct Search {
+/// A search of the tree for our move, or to grow it while no reply is due.
+struct Search {
     gdl: Arc<Gdl>,
     tree: Arc<Mutex<Mcts>>,
     position: State,
     us: usize,
     legal: Vec<Term>,
-    stop: Arc<AtomicBool>,
 }
 
 impl GeneralSession {
@@ -98,41 +86,11 @@ impl GeneralSession {
             last_seen: Instant::now(),
             tree,
             rng: crate::rng::seeded(agent.seed),
-            background: None,
         })
-    }
-
-    /// The rules' roles, for the log.
-    pub fn roles(&self) -> String {
-        roles_text(&self.gdl)
     }
 
     pub fn is_over(&self) -> bool {
         self.analysis.terminal
-    }
-
-    /// Applies the previous joint move of a PLAY or STOP (`None` for NIL). Each term must
-    /// be a legal move of its role. On an error the session becomes
-    /// [`MatchState::Broken`] and ignores further moves.
-    pub fn apply(&mut self, moves: Option<&[Sexpr]>) -> Result<(), JointMoveError> {
-        let Some(moves) = moves else {
-            return Ok(());
-        };
-        if self.state != MatchState::Active {
-            return Ok(());
-        }
-        match self.joint(moves) {
-            Ok(joint) => {
-                self.position = self.gdl.next_state(&self.position, &joint);
-                self.analysis = self.gdl.analyse(&self.position);
-                self.plies += 1;
-                Ok(())
-            }
-            Err(e) => {
-                self.state = MatchState::Broken(e.to_string());
-                Err(e)
-            }
-        }
     }
 
     /// `moves` read as the rules' terms, each checked against its role's legal moves.
@@ -168,42 +126,7 @@ impl GeneralSession {
         Ok(joint)
     }
 
-    /// What to answer the PLAY that brought the position up to date. Stops the
-    /// background search.
-    pub fn reply(&mut self) -> Reply {
-        self.stop_background();
-        let ours = match (&self.state, self.analysis.terminal) {
-            (MatchState::Active, false) => &self.analysis.legal[self.us],
-            _ => return Reply::Now("noop".to_owned()),
-        };
-        let text = |m: &Term| self.gdl.display(m);
-        match (ours.as_slice(), &self.tree) {
-            ([], _) => Reply::Now("noop".to_owned()),
-            ([only], _) => Reply::Now(text(only)),
-            (moves, None) => Reply::Now(
-                moves
-                    .choose(&mut self.rng)
-                    .map_or_else(|| "noop".to_owned(), text),
-            ),
-            (_, Some(tree)) => Reply::Search(self.search(tree.clone())),
-        }
-    }
-
-    /// A search of the current position to run in the background while no reply is due,
-    /// so that a PLAY finds a grown tree: the handler starts it at START, for the start
-    /// clock. Stopped by the next PLAY, or when the match is dropped. `None` for the
-    /// random agent, or when the game is over or the match broken.
-    pub fn background_search(&mut self) -> Option<Search> {
-        if self.state != MatchState::Active || self.analysis.terminal {
-            return None;
-        }
-        self.stop_background();
-        let search = self.search(self.tree.clone()?);
-        self.background = Some(search.stop_flag());
-        Some(search)
-    }
-
-    /// A search of the current position in `tree` for our move, with its own stop flag.
+    /// A search of the current position in `tree`.
     fn search(&self, tree: Arc<Mutex<Mcts>>) -> Search {
         Search {
             gdl: self.gdl.clone(),
@@ -216,47 +139,140 @@ impl GeneralSession {
                 .get(self.us)
                 .cloned()
                 .unwrap_or_default(),
-            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+impl MatchSession for GeneralSession {
+    fn match_id(&self) -> &str {
+        &self.match_id
+    }
+
+    fn role(&self) -> &str {
+        &self.role
+    }
+
+    fn our_role_index(&self) -> usize {
+        self.us
+    }
+
+    fn model(&self) -> &'static str {
+        "reasoner"
+    }
+
+    fn last_seen(&self) -> Instant {
+        self.last_seen
+    }
+
+    fn set_last_seen(&mut self, at: Instant) {
+        self.last_seen = at;
+    }
+
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn play_clock(&self) -> Duration {
+        self.play_clock
+    }
+
+    fn state(&self) -> &MatchState {
+        &self.state
+    }
+
+    /// Each term must be a legal move of its role.
+    fn apply(&mut self, moves: Option<&[Sexpr]>) -> Result<(), JointMoveError> {
+        let Some(moves) = moves else {
+            return Ok(());
+        };
+        if self.state != MatchState::Active {
+            return Ok(());
+        }
+        match self.joint(moves) {
+            Ok(joint) => {
+                self.position = self.gdl.next_state(&self.position, &joint);
+                self.analysis = self.gdl.analyse(&self.position);
+                self.plies += 1;
+                Ok(())
+            }
+            Err(e) => {
+                self.state = MatchState::Broken(e.to_string());
+                Err(e)
+            }
         }
     }
 
-    fn stop_background(&mut self) {
-        if let Some(stop) = self.background.take() {
-            stop.store(true, Ordering::Relaxed);
+    fn reply(&mut self) -> Reply {
+        let ours = match (&self.state, self.analysis.terminal) {
+            (MatchState::Active, false) => &self.analysis.legal[self.us],
+            (MatchState::Active, true) => {
+                warn!(
+                    match_id = self.match_id,
+                    "PLAY after the end of the game in our model: replying noop"
+                );
+                return Reply::Now("noop".to_owned());
+            }
+            _ => return Reply::Now("noop".to_owned()),
+        };
+        let text = |m: &Term| self.gdl.display(m);
+        match (ours.as_slice(), &self.tree) {
+            ([], _) => Reply::Now("noop".to_owned()),
+            ([only], _) => Reply::Now(text(only)),
+            (moves, None) => Reply::Now(
+                moves
+                    .choose(&mut self.rng)
+                    .map_or_else(|| "noop".to_owned(), text),
+            ),
+            (_, Some(tree)) => {
+                let search = self.search(tree.clone());
+                let match_id = self.match_id.clone();
+                Reply::Search {
+                    fallback: search.fallback(),
+                    search: Box::new(move |limits| search.run(&match_id, limits)),
+                }
+            }
         }
+    }
+
+    /// Grows the tree from the current position, so that a PLAY finds it grown; none for
+    /// the random agent, or when the game is over or the match broken.
+    fn ponder(&mut self) -> Option<Ponder> {
+        if self.state != MatchState::Active || self.analysis.terminal {
+            return None;
+        }
+        let search = self.search(self.tree.clone()?);
+        let match_id = self.match_id.clone();
+        Some(Box::new(move |limits| drop(search.run(&match_id, limits))))
+    }
+
+    fn noop(&self) -> String {
+        "noop".to_owned()
     }
 
     /// Every role's goal once the game is over in our model, in role order.
-    pub fn goals(&self) -> Option<Vec<Option<u32>>> {
+    fn goals(&self) -> Option<Vec<Option<u32>>> {
         (self.state == MatchState::Active && self.analysis.terminal)
             .then(|| self.analysis.goals.clone())
     }
 }
 
-impl Drop for GeneralSession {
-    fn drop(&mut self) {
-        self.stop_background();
-    }
-}
-
 impl Search {
     /// Our first legal move, as reply text: the answer when the search cannot give one.
-    pub fn fallback(&self) -> String {
+    fn fallback(&self) -> String {
         self.legal
             .first()
             .map_or_else(|| "noop".to_owned(), |m| self.gdl.display(m))
     }
 
-    /// The flag that stops this search.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        self.stop.clone()
-    }
-
-    /// Searches until `deadline` (or the stop flag) and returns our move as reply text:
-    /// the most visited legal move, else the first legal move.
-    pub fn run(self, match_id: &str, deadline: Instant) -> String {
+    /// Searches within `limits` (its hard deadline and stop flag) and returns our move as
+    /// reply text: the most visited legal move, else the first legal move.
+    fn run(self, match_id: &str, limits: &Limits) -> String {
+        let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
+        let deadline = limits.hard_deadline.unwrap_or(far);
+        let unstopped = Arc::new(AtomicBool::new(false));
+        let stop = limits.stop.as_ref().unwrap_or(&unstopped);
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
-        let choice = tree.search(&self.position, self.us, deadline, &self.stop);
+        let choice = tree.search(&self.position, self.us, deadline, stop);
         debug!(
             match_id,
             iterations = choice.iterations,
@@ -281,6 +297,7 @@ fn roles_text(gdl: &Gdl) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     fn session(file: &str, role: &str, agent: AgentConfig) -> GeneralSession {
         let path = format!("{}/gdl/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -296,8 +313,12 @@ mod tests {
     fn now(r: Reply) -> String {
         match r {
             Reply::Now(text) => text,
-            Reply::Search(_) => panic!("expected an immediate reply"),
+            _ => panic!("expected an immediate reply"),
         }
+    }
+
+    fn within(ms: u64) -> Limits {
+        Limits::until(Instant::now() + Duration::from_millis(ms))
     }
 
     #[test]
@@ -306,10 +327,10 @@ mod tests {
         assert_eq!(s.us, 1);
         assert_eq!(now(s.reply()), "noop");
         s.apply(Some(&moves("((MARK 2 2) NOOP)"))).unwrap();
-        let Reply::Search(search) = s.reply() else {
+        let Reply::Search { search, .. } = s.reply() else {
             panic!("o has eight moves");
         };
-        let reply = search.run("m", Instant::now() + Duration::from_millis(100));
+        let reply = search(&within(100));
         assert!(reply.starts_with("(mark "), "{reply}");
         s.apply(Some(&[Sexpr::atom("noop"), Sexpr::parse(&reply).unwrap()]))
             .unwrap();
@@ -351,7 +372,7 @@ mod tests {
             ..AgentConfig::default()
         };
         let mut s = session("lowest_unique.gdl", "blue", random);
-        assert!(s.background_search().is_none());
+        assert!(s.ponder().is_none());
         let mv = now(s.reply());
         assert!(
             ["(pick 1)", "(pick 2)", "(pick 3)"].contains(&mv.as_str()),
@@ -364,20 +385,21 @@ mod tests {
     }
 
     #[test]
-    fn the_first_play_stops_the_background_search() {
+    fn pondering_grows_the_tree_until_its_stop_flag() {
         let mut s = session("rps_well.gdl", "right", AgentConfig::default());
-        let background = s.background_search().unwrap();
-        let stop = background.stop_flag();
-        let far = Instant::now() + Duration::from_secs(60);
-        let worker = std::thread::spawn(move || background.run("m", far));
+        let ponder = s.ponder().unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let far = Limits::until(Instant::now() + Duration::from_secs(60)).with_stop(stop.clone());
+        let worker = std::thread::spawn(move || ponder(&far));
         std::thread::sleep(Duration::from_millis(50));
         let started = Instant::now();
-        let Reply::Search(search) = s.reply() else {
+        stop.store(true, Ordering::Relaxed);
+        worker.join().unwrap();
+        let Reply::Search { search, fallback } = s.reply() else {
             panic!("four throws");
         };
-        assert!(stop.load(Ordering::Relaxed));
-        worker.join().unwrap();
-        let mv = search.run("m", Instant::now() + Duration::from_millis(50));
+        assert!(fallback.starts_with("(play "), "{fallback}");
+        let mv = search(&within(50));
         assert!(started.elapsed() < Duration::from_secs(2));
         assert!(mv.starts_with("(play "), "{mv}");
     }

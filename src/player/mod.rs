@@ -1,13 +1,16 @@
 //! The GGP HTTP player.
 //!
 //! - [`protocol`]: the controllers' messages, parsed from request bodies.
-//! - [`session`]: one match: the rules' terms, the position, our role, the clocks.
+//! - [`session`]: one match, whatever the game, behind a trait; at START the registered
+//!   games are asked in turn whether their engine plays the rules.
+//! - [`engine`]: a match played by a game's own engine (any registered game).
 //! - [`general`]: a match of any game played by the reasoner (Monte-Carlo tree search):
-//!   rules that are not Breakthrough, or that the engine does not model.
+//!   rules no game's engine plays as sent.
 //! - [`service`]: the search threads (never a tokio worker) and their jobs.
 //! - [`handler`]: the player: its matches and the reply to each message.
 //! - [`server`]: HTTP: the router, the listener, one reply per connection.
 
+pub mod engine;
 pub mod general;
 pub mod handler;
 pub mod protocol;

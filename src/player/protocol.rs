@@ -345,7 +345,6 @@ mod tests {
     /// A 3x5 match of course-style rules as each controller writes it (`Dialect`), white
     /// playing the engine's first legal move each turn: the bodies the transcripts hold.
     fn written_match(dialect: Dialect) -> Vec<(String, String)> {
-        use crate::games::breakthrough::{Board, MoveList};
         let size = "3x5".parse().unwrap();
         let rules =
             Sexpr::parse_all(&crate::games::breakthrough::gdl::course_style_rules(size)).unwrap();
@@ -354,19 +353,15 @@ mod tests {
             dialect.start(id, "white", &rules, 10, 2),
             dialect.play(id, None),
         ];
-        let mut board = Board::new(size);
+        // The reasoner's first legal moves (the side to wait has only its noop).
+        let gdl = crate::gdl::Gdl::from_sexprs(&rules).unwrap();
+        let mut state = gdl.initial_state();
         for ply in 0..8 {
-            let mut list = MoveList::default();
-            board.generate_moves(&mut list);
-            let mv = list.iter().next().unwrap();
-            let (x1, y1, x2, y2) = board.move_coords(mv);
-            let term = sx(&format!("(move {x1} {y1} {x2} {y2})"));
-            let joint = if ply % 2 == 0 {
-                [term, Sexpr::atom("noop")]
-            } else {
-                [Sexpr::atom("noop"), term]
-            };
-            board.make(mv);
+            let chosen: Vec<_> = (0..2)
+                .map(|r| gdl.legal_moves(&state, r)[0].clone())
+                .collect();
+            let joint: Vec<Sexpr> = chosen.iter().map(|t| sx(&gdl.display(t))).collect();
+            state = gdl.next_state(&state, &chosen);
             bodies.push(if ply == 7 {
                 dialect.stop(id, &joint)
             } else {

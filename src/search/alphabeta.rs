@@ -181,12 +181,7 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
         }
         None => {
             // Not even depth 1 finished: the game's own hint is better than nothing.
-            let m = list
-                .as_slice()
-                .iter()
-                .copied()
-                .max_by_key(|&m| root.move_priority(m))
-                .expect("the list is not empty");
+            let m = best_by_hint(root, &list).expect("the list is not empty");
             result.best_move = Some(m);
             result.pv = vec![m];
         }
@@ -210,6 +205,22 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
         "search done"
     );
     result
+}
+
+/// A legal move found without searching: the most promising by the game's own ordering
+/// hint (wins, captures first). `None` without legal moves. What a player answers when no
+/// search result comes in time.
+pub fn quick_move<G: Game>(position: &G) -> Option<G::Move> {
+    let mut list = G::MoveList::default();
+    position.generate_moves(&mut list);
+    best_by_hint(position, &list)
+}
+
+fn best_by_hint<G: Game>(position: &G, list: &G::MoveList) -> Option<G::Move> {
+    list.as_slice()
+        .iter()
+        .copied()
+        .max_by_key(|&m| position.move_priority(m))
 }
 
 /// Continues a principal variation cut short by table hits with the table's best moves,

@@ -10,7 +10,7 @@ mod solver;
 mod stats;
 mod tt;
 
-pub use alphabeta::{Options, search, search_with};
+pub use alphabeta::{Options, quick_move, search, search_with};
 pub use limits::{Limits, MAX_DEPTH};
 pub use solver::{Solution, max_ply, solve};
 pub use stats::{IterationStats, SearchResult, rate};

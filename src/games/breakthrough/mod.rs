@@ -7,6 +7,7 @@ pub mod eval;
 pub mod features;
 pub mod gdl;
 mod geometry;
+pub mod ggp;
 mod movegen;
 pub mod perft;
 

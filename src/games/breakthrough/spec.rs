@@ -65,6 +65,14 @@ impl GameSpec for Breakthrough {
             .collect()
     }
 
+    fn recognise_ggp(
+        match_id: &str,
+        rules: &[crate::sexpr::Sexpr],
+        gdl: Result<&crate::gdl::Gdl, &crate::gdl::GdlError>,
+    ) -> crate::games::ggp::Recognition<Board> {
+        super::ggp::recognise(match_id, rules, gdl)
+    }
+
     fn perft(position: &mut Board, depth: u32) -> u64 {
         super::perft::perft(position, depth)
     }

@@ -1,0 +1,316 @@
+//! A match played by a game's own engine: the rules recognised by the game
+//! ([`GgpRules`]), the position, our seat, the clocks and the agent. Any registered game.
+//!
+//! The controller is the referee: each PLAY and STOP carries the previous joint move, and
+//! the session applies it (our own move included: a controller substitutes a move when a
+//! reply is late or illegal, so the message, not our reply, says what was played).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tracing::{error, warn};
+
+use super::session::{JointMoveError, MatchSession, MatchState, Ponder, Reply, StartError};
+use crate::agent::{Agent, AgentConfig, AgentKind};
+use crate::game::{self, Game, MoveBuffer, Outcome};
+use crate::games::GameSpec;
+use crate::games::ggp::GgpRules;
+use crate::search::{Limits, quick_move};
+use crate::sexpr::Sexpr;
+
+/// What the player should do on a PLAY, once the joint move is applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Our move: search this position.
+    Ours,
+    /// The opponent's move: reply `noop`.
+    Theirs,
+    /// The game is over in our model (a PLAY should not have come): reply `noop`.
+    Over,
+    /// The position is unknown: reply `noop`.
+    Broken,
+}
+
+pub struct EngineSession<G: Game> {
+    match_id: String,
+    /// Our role, as the START message spells it.
+    role: String,
+    /// 0 if we move first, 1 otherwise.
+    seat: usize,
+    rules: Arc<dyn GgpRules<Game = G>>,
+    position: G,
+    play_clock: Duration,
+    state: MatchState,
+    /// Shared with the search thread while it searches for this match.
+    agent: Arc<Mutex<Agent<G>>>,
+    /// Whether the agent searches (so that pondering helps it).
+    searches: bool,
+    /// Plies played so far.
+    plies: u32,
+    /// Hashes of the positions played (games whose positions repeat).
+    earlier: Vec<u64>,
+    last_seen: Instant,
+}
+
+impl<G: Game> EngineSession<G> {
+    /// A new match of game `S` played by its engine under `rules`, where we play `role`
+    /// (compared without regard to case).
+    pub fn new<S: GameSpec<Game = G>>(
+        match_id: &str,
+        role: &str,
+        rules: Arc<dyn GgpRules<Game = G>>,
+        play_clock: Duration,
+        agent: AgentConfig,
+    ) -> Result<EngineSession<G>, StartError> {
+        let index = rules
+            .roles()
+            .iter()
+            .position(|r| r.eq_ignore_ascii_case(role));
+        let seat = index.and_then(|i| rules.seats().iter().position(|&s| s == i));
+        let Some(seat) = seat else {
+            return Err(StartError::UnknownRole {
+                role: role.to_owned(),
+                roles: rules.roles().join(", "),
+            });
+        };
+        Ok(EngineSession {
+            match_id: match_id.to_owned(),
+            role: role.to_owned(),
+            seat,
+            position: rules.start(),
+            rules,
+            play_clock,
+            state: MatchState::Active,
+            agent: Arc::new(Mutex::new(Agent::new::<S>(agent))),
+            searches: agent.kind == AgentKind::Alphabeta,
+            plies: 0,
+            earlier: Vec::new(),
+            last_seen: Instant::now(),
+        })
+    }
+
+    /// Our seat: 0 if we move first.
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    pub fn position(&self) -> &G {
+        &self.position
+    }
+
+    /// The seat to move (every move, a pass too, hands the turn over).
+    fn seat_to_move(&self) -> usize {
+        self.plies as usize % 2
+    }
+
+    /// The move of the side to move in `moves`, checked: the other role must play noop.
+    fn joint_move(&self, moves: &[Sexpr]) -> Result<G::Move, JointMoveError> {
+        let roles = self.rules.roles();
+        if moves.len() != roles.len() {
+            return Err(JointMoveError::WrongCount {
+                expected: roles.len(),
+                got: moves.len(),
+            });
+        }
+        if self.is_over() {
+            return Err(JointMoveError::AfterTheEnd);
+        }
+        let seats = self.rules.seats();
+        let mover = seats[self.seat_to_move()];
+        let idle = seats[1 - self.seat_to_move()];
+        if !self.rules.is_noop(&moves[idle]) {
+            return Err(JointMoveError::NotNoop {
+                mover: roles[mover].clone(),
+                idle: roles[idle].clone(),
+                term: moves[idle].to_string(),
+                noop: self.rules.noop().to_owned(),
+            });
+        }
+        self.rules
+            .parse_move(&self.position, &moves[mover])
+            .map_err(JointMoveError::Move)
+    }
+
+    /// Whether the game is over in our model.
+    pub fn is_over(&self) -> bool {
+        game::result(&self.position).is_some()
+    }
+
+    pub fn turn(&self) -> Turn {
+        if self.state != MatchState::Active {
+            Turn::Broken
+        } else if self.is_over() {
+            Turn::Over
+        } else if self.seat_to_move() == self.seat {
+            Turn::Ours
+        } else {
+            Turn::Theirs
+        }
+    }
+
+    /// The reply text of `m`, a move of the side to move, in the rules' spelling.
+    pub fn reply_text(&self, m: G::Move) -> String {
+        self.rules.move_term(&self.position, m).to_string()
+    }
+
+    /// Goals by seat (100 win, 50 draw, 0 loss) once the game is over in our model.
+    pub fn goals(&self) -> Option<[u8; 2]> {
+        if self.state != MatchState::Active {
+            return None;
+        }
+        let mover = self.seat_to_move();
+        let [to_move, other] = match game::result(&self.position)? {
+            Outcome::Win => [100, 0],
+            Outcome::Draw => [50, 50],
+            Outcome::Loss => [0, 100],
+        };
+        let mut goals = [0; 2];
+        goals[mover] = to_move;
+        goals[1 - mover] = other;
+        Some(goals)
+    }
+
+    /// Our move, searched within `limits`: the agent's if it is legal, else (with an error
+    /// logged) the quick move.
+    fn search(&self) -> impl FnOnce(&Limits) -> String + Send + 'static {
+        let position = self.position.clone();
+        let agent = self.agent.clone();
+        let rules = self.rules.clone();
+        let earlier = self.earlier.clone();
+        let match_id = self.match_id.clone();
+        move |limits| {
+            let choice = {
+                let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
+                agent.choose(&position, limits, &earlier)
+            };
+            let mut legal = G::MoveList::default();
+            position.generate_moves(&mut legal);
+            let mv = match choice {
+                Some(c) if legal.as_slice().contains(&c.mv) => Some(c.mv),
+                Some(c) => {
+                    error!(match_id, mv = ?c.mv, "the agent chose an illegal move: playing a quick legal move");
+                    quick_move(&position)
+                }
+                None => {
+                    error!(
+                        match_id,
+                        "the agent found no move: playing a quick legal move"
+                    );
+                    quick_move(&position)
+                }
+            };
+            match mv {
+                Some(m) => rules.move_term(&position, m).to_string(),
+                // Unreachable: a search is only asked for when a legal move exists.
+                None => rules.noop().to_owned(),
+            }
+        }
+    }
+}
+
+impl<G: Game> MatchSession for EngineSession<G> {
+    fn match_id(&self) -> &str {
+        &self.match_id
+    }
+
+    fn role(&self) -> &str {
+        &self.role
+    }
+
+    fn model(&self) -> &'static str {
+        "engine"
+    }
+
+    fn last_seen(&self) -> Instant {
+        self.last_seen
+    }
+
+    fn set_last_seen(&mut self, at: Instant) {
+        self.last_seen = at;
+    }
+
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn play_clock(&self) -> Duration {
+        self.play_clock
+    }
+
+    fn state(&self) -> &MatchState {
+        &self.state
+    }
+
+    fn apply(&mut self, moves: Option<&[Sexpr]>) -> Result<(), JointMoveError> {
+        let Some(moves) = moves else {
+            return Ok(());
+        };
+        if self.state != MatchState::Active {
+            return Ok(());
+        }
+        match self.joint_move(moves) {
+            Ok(mv) => {
+                if G::REPEATS {
+                    self.earlier.push(self.position.hash());
+                }
+                self.position.make(mv);
+                self.plies += 1;
+                Ok(())
+            }
+            Err(e) => {
+                self.state = MatchState::Broken(e.to_string());
+                Err(e)
+            }
+        }
+    }
+
+    fn reply(&mut self) -> Reply {
+        let noop = self.rules.noop().to_owned();
+        match self.turn() {
+            Turn::Ours => Reply::Search {
+                fallback: quick_move(&self.position)
+                    .map_or_else(|| noop.clone(), |m| self.reply_text(m)),
+                search: Box::new(self.search()),
+            },
+            Turn::Theirs => Reply::Wait(noop),
+            Turn::Over => {
+                warn!(
+                    match_id = self.match_id,
+                    "PLAY after the end of the game in our model: replying noop"
+                );
+                Reply::Now(noop)
+            }
+            Turn::Broken => {
+                if let MatchState::Broken(why) = &self.state {
+                    warn!(match_id = self.match_id, broken_by = %why, "PLAY in a broken match: replying noop");
+                }
+                Reply::Now(noop)
+            }
+        }
+    }
+
+    fn ponder(&mut self) -> Option<Ponder> {
+        if !self.searches || self.state != MatchState::Active || self.is_over() {
+            return None;
+        }
+        let search = self.search();
+        Some(Box::new(move |limits| drop(search(limits))))
+    }
+
+    fn noop(&self) -> String {
+        self.rules.noop().to_owned()
+    }
+
+    fn goals(&self) -> Option<Vec<Option<u32>>> {
+        let by_seat = self.goals()?;
+        let mut by_role = vec![None; self.rules.roles().len()];
+        for (seat, &role) in self.rules.seats().iter().enumerate() {
+            by_role[role] = Some(u32::from(by_seat[seat]));
+        }
+        Some(by_role)
+    }
+
+    fn our_role_index(&self) -> usize {
+        self.rules.seats()[self.seat]
+    }
+}
