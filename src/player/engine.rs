@@ -6,11 +6,13 @@
 //! reply is late or illegal, so the message, not our reply, says what was played).
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tracing::{error, warn};
 
-use super::session::{JointMoveError, MatchSession, MatchState, Ponder, Reply, StartError};
+use super::session::{
+    JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
+};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
 use crate::games::GameSpec;
@@ -32,24 +34,17 @@ pub enum Turn {
 }
 
 pub struct EngineSession<G: Game> {
-    match_id: String,
-    /// Our role, as the START message spells it.
-    role: String,
+    info: MatchInfo,
     /// 0 if we move first, 1 otherwise.
     seat: usize,
     rules: Arc<dyn GgpRules<Game = G>>,
     position: G,
-    play_clock: Duration,
-    state: MatchState,
     /// Shared with the search thread while it searches for this match.
     agent: Arc<Mutex<Agent<G>>>,
     /// Whether the agent searches (so that pondering helps it).
     searches: bool,
-    /// Plies played so far.
-    plies: u32,
     /// Hashes of the positions played (games whose positions repeat).
     earlier: Vec<u64>,
-    last_seen: Instant,
 }
 
 impl<G: Game> EngineSession<G> {
@@ -74,18 +69,13 @@ impl<G: Game> EngineSession<G> {
             });
         };
         Ok(EngineSession {
-            match_id: match_id.to_owned(),
-            role: role.to_owned(),
+            info: MatchInfo::new(match_id, role, play_clock),
             seat,
             position: rules.start(),
             rules,
-            play_clock,
-            state: MatchState::Active,
             agent: Arc::new(Mutex::new(Agent::new::<S>(agent))),
             searches: agent.kind == AgentKind::Alphabeta,
-            plies: 0,
             earlier: Vec::new(),
-            last_seen: Instant::now(),
         })
     }
 
@@ -100,7 +90,7 @@ impl<G: Game> EngineSession<G> {
 
     /// The seat to move (every move, a pass too, hands the turn over).
     fn seat_to_move(&self) -> usize {
-        self.plies as usize % 2
+        self.info.plies as usize % 2
     }
 
     /// The move of the side to move in `moves`, checked: the other role must play noop.
@@ -137,7 +127,7 @@ impl<G: Game> EngineSession<G> {
     }
 
     pub fn turn(&self) -> Turn {
-        if self.state != MatchState::Active {
+        if self.info.state != MatchState::Active {
             Turn::Broken
         } else if self.is_over() {
             Turn::Over
@@ -155,7 +145,7 @@ impl<G: Game> EngineSession<G> {
 
     /// Goals by seat (100 win, 50 draw, 0 loss) once the game is over in our model.
     pub fn goals(&self) -> Option<[u8; 2]> {
-        if self.state != MatchState::Active {
+        if self.info.state != MatchState::Active {
             return None;
         }
         let mover = self.seat_to_move();
@@ -177,7 +167,7 @@ impl<G: Game> EngineSession<G> {
         let agent = self.agent.clone();
         let rules = self.rules.clone();
         let earlier = self.earlier.clone();
-        let match_id = self.match_id.clone();
+        let match_id = self.info.match_id.clone();
         move |limits| {
             let choice = {
                 let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
@@ -209,59 +199,25 @@ impl<G: Game> EngineSession<G> {
 }
 
 impl<G: Game> MatchSession for EngineSession<G> {
-    fn match_id(&self) -> &str {
-        &self.match_id
+    fn info(&self) -> &MatchInfo {
+        &self.info
     }
 
-    fn role(&self) -> &str {
-        &self.role
+    fn info_mut(&mut self) -> &mut MatchInfo {
+        &mut self.info
     }
 
     fn model(&self) -> &'static str {
         "engine"
     }
 
-    fn last_seen(&self) -> Instant {
-        self.last_seen
-    }
-
-    fn set_last_seen(&mut self, at: Instant) {
-        self.last_seen = at;
-    }
-
-    fn plies(&self) -> u32 {
-        self.plies
-    }
-
-    fn play_clock(&self) -> Duration {
-        self.play_clock
-    }
-
-    fn state(&self) -> &MatchState {
-        &self.state
-    }
-
-    fn apply(&mut self, moves: Option<&[Sexpr]>) -> Result<(), JointMoveError> {
-        let Some(moves) = moves else {
-            return Ok(());
-        };
-        if self.state != MatchState::Active {
-            return Ok(());
+    fn step(&mut self, moves: &[Sexpr]) -> Result<(), JointMoveError> {
+        let mv = self.joint_move(moves)?;
+        if G::REPEATS {
+            self.earlier.push(self.position.hash());
         }
-        match self.joint_move(moves) {
-            Ok(mv) => {
-                if G::REPEATS {
-                    self.earlier.push(self.position.hash());
-                }
-                self.position.make(mv);
-                self.plies += 1;
-                Ok(())
-            }
-            Err(e) => {
-                self.state = MatchState::Broken(e.to_string());
-                Err(e)
-            }
-        }
+        self.position.make(mv);
+        Ok(())
     }
 
     fn reply(&mut self) -> Reply {
@@ -275,14 +231,14 @@ impl<G: Game> MatchSession for EngineSession<G> {
             Turn::Theirs => Reply::Wait(noop),
             Turn::Over => {
                 warn!(
-                    match_id = self.match_id,
+                    match_id = self.info.match_id,
                     "PLAY after the end of the game in our model: replying noop"
                 );
                 Reply::Now(noop)
             }
             Turn::Broken => {
-                if let MatchState::Broken(why) = &self.state {
-                    warn!(match_id = self.match_id, broken_by = %why, "PLAY in a broken match: replying noop");
+                if let MatchState::Broken(why) = &self.info.state {
+                    warn!(match_id = self.info.match_id, broken_by = %why, "PLAY in a broken match: replying noop");
                 }
                 Reply::Now(noop)
             }
@@ -290,7 +246,7 @@ impl<G: Game> MatchSession for EngineSession<G> {
     }
 
     fn ponder(&mut self) -> Option<Ponder> {
-        if !self.searches || self.state != MatchState::Active || self.is_over() {
+        if !self.searches || self.info.state != MatchState::Active || self.is_over() {
             return None;
         }
         let search = self.search();

@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use rand::seq::IndexedRandom;
 use tracing::{debug, warn};
 
-use super::session::{JointMoveError, MatchSession, MatchState, Ponder, Reply, StartError};
+use super::session::{
+    JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
+};
 use crate::agent::{AgentConfig, AgentKind};
 use crate::gdl::{Analysis, Gdl, State, Term};
 use crate::mcts::Mcts;
@@ -23,21 +25,13 @@ use crate::sexpr::Sexpr;
 
 /// One match played by the reasoner.
 pub struct GeneralSession {
-    pub match_id: String,
-    /// Our role, as the START message spells it.
-    pub role: String,
+    info: MatchInfo,
     /// Our role's index among the rules' roles.
     pub us: usize,
     gdl: Arc<Gdl>,
     position: State,
     /// Terminal, legal moves and goals of `position`.
     analysis: Analysis,
-    pub play_clock: Duration,
-    pub state: MatchState,
-    /// Steps played so far.
-    pub plies: u32,
-    /// When the last message about this match arrived.
-    pub last_seen: Instant,
     /// The search tree, kept between turns; `None` for the random agent.
     tree: Option<Arc<Mutex<Mcts>>>,
     /// The random agent's generator.
@@ -74,16 +68,11 @@ impl GeneralSession {
         let tree = (agent.kind != AgentKind::Random)
             .then(|| Arc::new(Mutex::new(Mcts::new(gdl.clone(), agent.seed))));
         Ok(GeneralSession {
-            match_id: match_id.to_owned(),
-            role: role.to_owned(),
+            info: MatchInfo::new(match_id, role, play_clock),
             us,
             gdl,
             position,
             analysis,
-            play_clock,
-            state: MatchState::Active,
-            plies: 0,
-            last_seen: Instant::now(),
             tree,
             rng: crate::rng::seeded(agent.seed),
         })
@@ -144,12 +133,12 @@ impl GeneralSession {
 }
 
 impl MatchSession for GeneralSession {
-    fn match_id(&self) -> &str {
-        &self.match_id
+    fn info(&self) -> &MatchInfo {
+        &self.info
     }
 
-    fn role(&self) -> &str {
-        &self.role
+    fn info_mut(&mut self) -> &mut MatchInfo {
+        &mut self.info
     }
 
     fn our_role_index(&self) -> usize {
@@ -160,54 +149,20 @@ impl MatchSession for GeneralSession {
         "reasoner"
     }
 
-    fn last_seen(&self) -> Instant {
-        self.last_seen
-    }
-
-    fn set_last_seen(&mut self, at: Instant) {
-        self.last_seen = at;
-    }
-
-    fn plies(&self) -> u32 {
-        self.plies
-    }
-
-    fn play_clock(&self) -> Duration {
-        self.play_clock
-    }
-
-    fn state(&self) -> &MatchState {
-        &self.state
-    }
-
     /// Each term must be a legal move of its role.
-    fn apply(&mut self, moves: Option<&[Sexpr]>) -> Result<(), JointMoveError> {
-        let Some(moves) = moves else {
-            return Ok(());
-        };
-        if self.state != MatchState::Active {
-            return Ok(());
-        }
-        match self.joint(moves) {
-            Ok(joint) => {
-                self.position = self.gdl.next_state(&self.position, &joint);
-                self.analysis = self.gdl.analyse(&self.position);
-                self.plies += 1;
-                Ok(())
-            }
-            Err(e) => {
-                self.state = MatchState::Broken(e.to_string());
-                Err(e)
-            }
-        }
+    fn step(&mut self, moves: &[Sexpr]) -> Result<(), JointMoveError> {
+        let joint = self.joint(moves)?;
+        self.position = self.gdl.next_state(&self.position, &joint);
+        self.analysis = self.gdl.analyse(&self.position);
+        Ok(())
     }
 
     fn reply(&mut self) -> Reply {
-        let ours = match (&self.state, self.analysis.terminal) {
+        let ours = match (&self.info.state, self.analysis.terminal) {
             (MatchState::Active, false) => &self.analysis.legal[self.us],
             (MatchState::Active, true) => {
                 warn!(
-                    match_id = self.match_id,
+                    match_id = self.info.match_id,
                     "PLAY after the end of the game in our model: replying noop"
                 );
                 return Reply::Now("noop".to_owned());
@@ -225,7 +180,7 @@ impl MatchSession for GeneralSession {
             ),
             (_, Some(tree)) => {
                 let search = self.search(tree.clone());
-                let match_id = self.match_id.clone();
+                let match_id = self.info.match_id.clone();
                 Reply::Search {
                     fallback: search.fallback(),
                     search: Box::new(move |limits| search.run(&match_id, limits)),
@@ -237,11 +192,11 @@ impl MatchSession for GeneralSession {
     /// Grows the tree from the current position, so that a PLAY finds it grown; none for
     /// the random agent, or when the game is over or the match broken.
     fn ponder(&mut self) -> Option<Ponder> {
-        if self.state != MatchState::Active || self.analysis.terminal {
+        if self.info.state != MatchState::Active || self.analysis.terminal {
             return None;
         }
         let search = self.search(self.tree.clone()?);
-        let match_id = self.match_id.clone();
+        let match_id = self.info.match_id.clone();
         Some(Box::new(move |limits| drop(search.run(&match_id, limits))))
     }
 
@@ -251,7 +206,7 @@ impl MatchSession for GeneralSession {
 
     /// Every role's goal once the game is over in our model, in role order.
     fn goals(&self) -> Option<Vec<Option<u32>>> {
-        (self.state == MatchState::Active && self.analysis.terminal)
+        (self.info.state == MatchState::Active && self.analysis.terminal)
             .then(|| self.analysis.goals.clone())
     }
 }
@@ -334,7 +289,7 @@ mod tests {
         assert!(reply.starts_with("(mark "), "{reply}");
         s.apply(Some(&[Sexpr::atom("noop"), Sexpr::parse(&reply).unwrap()]))
             .unwrap();
-        assert_eq!(s.plies, 2);
+        assert_eq!(s.info().plies, 2);
         assert_eq!(s.goals(), None);
     }
 
@@ -349,7 +304,7 @@ mod tests {
         ] {
             let mut s = session("tictactoe.gdl", "xplayer", AgentConfig::default());
             assert!(s.apply(Some(&moves(bad))).is_err(), "{bad}");
-            assert!(matches!(s.state, MatchState::Broken(_)));
+            assert!(matches!(s.info().state, MatchState::Broken(_)));
             assert_eq!(now(s.reply()), "noop");
         }
         let path = format!("{}/gdl/tictactoe.gdl", env!("CARGO_MANIFEST_DIR"));

@@ -116,8 +116,8 @@ impl Player {
         let Some(ponder) = session.ponder() else {
             return;
         };
-        if let Err(e) = self.search.ponder(session.match_id(), until, ponder) {
-            warn!(match_id = session.match_id(), error = %e, "cannot ponder");
+        if let Err(e) = self.search.ponder(&session.info().match_id, until, ponder) {
+            warn!(match_id = session.info().match_id, error = %e, "cannot ponder");
         }
     }
 
@@ -140,7 +140,7 @@ impl Player {
                 match_id: match_id.clone(),
                 source,
             })?;
-        session.set_last_seen(received);
+        session.info_mut().last_seen = received;
         let budget = self.search_time(play_clock);
         info!(
             match_id,
@@ -173,7 +173,7 @@ impl Player {
             let oldest = matches
                 .iter()
                 .filter(|(id, _)| **id != match_id)
-                .min_by_key(|(_, s)| s.last_seen())
+                .min_by_key(|(_, s)| s.info().last_seen)
                 .map(|(id, _)| id.clone());
             if let Some(oldest) = oldest {
                 matches.remove(&oldest);
@@ -201,11 +201,11 @@ impl Player {
             let s = matches
                 .get_mut(match_id)
                 .ok_or_else(|| PlayerError::UnknownMatch(match_id.to_owned()))?;
-            s.set_last_seen(received);
-            if moves.is_none() && s.plies() > 0 {
+            s.info_mut().last_seen = received;
+            if moves.is_none() && s.info().plies > 0 {
                 warn!(
                     match_id,
-                    plies = s.plies(),
+                    plies = s.info().plies,
                     "PLAY with NIL in the middle of a match: keeping our position"
                 );
             }
@@ -222,11 +222,11 @@ impl Player {
                 Reply::Now(text) => return Ok(text),
                 Reply::Wait(text) => {
                     // The opponent's turn: think on its time (a little past its clock).
-                    let until = received + s.play_clock() + Duration::from_secs(1);
+                    let until = received + s.info().play_clock + Duration::from_secs(1);
                     self.start_pondering(s.as_mut(), until);
                     return Ok(text);
                 }
-                Reply::Search { fallback, search } => (fallback, search, s.play_clock()),
+                Reply::Search { fallback, search } => (fallback, search, s.info().play_clock),
             }
         };
         let t = clock::move_time(received, play_clock, self.config.margin);
@@ -257,7 +257,7 @@ impl Player {
         if let Err(e) = s.apply(moves.as_deref()) {
             error!(match_id, error = %e, "the final joint move does not fit our model of the match");
         }
-        match (s.state(), s.goals()) {
+        match (&s.info().state, s.goals()) {
             (_, Some(goals)) => {
                 let shown: Vec<String> = goals
                     .iter()
@@ -272,20 +272,20 @@ impl Player {
                 };
                 info!(
                     match_id,
-                    role = s.role(),
+                    role = s.info().role,
                     goals = shown.join(" "),
                     result,
-                    plies = s.plies(),
+                    plies = s.info().plies,
                     "match over"
                 );
             }
             (MatchState::Broken(why), None) => {
-                warn!(match_id, broken_by = %why, plies = s.plies(), "match over; result unknown (the match was broken)");
+                warn!(match_id, broken_by = %why, plies = s.info().plies, "match over; result unknown (the match was broken)");
             }
             (MatchState::Active, None) => {
                 warn!(
                     match_id,
-                    plies = s.plies(),
+                    plies = s.info().plies,
                     "match stopped before the end of the game in our model"
                 );
             }

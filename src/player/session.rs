@@ -83,26 +83,43 @@ pub enum Reply {
     },
 }
 
+/// What every session knows of its match, whoever plays it.
+#[derive(Clone, Debug)]
+pub struct MatchInfo {
+    pub match_id: String,
+    /// Our role, as the START message spells it.
+    pub role: String,
+    pub play_clock: Duration,
+    pub state: MatchState,
+    /// Steps played so far.
+    pub plies: u32,
+    /// When the last message about this match arrived.
+    pub last_seen: Instant,
+}
+
+impl MatchInfo {
+    pub fn new(match_id: &str, role: &str, play_clock: Duration) -> MatchInfo {
+        MatchInfo {
+            match_id: match_id.to_owned(),
+            role: role.to_owned(),
+            play_clock,
+            state: MatchState::Active,
+            plies: 0,
+            last_seen: Instant::now(),
+        }
+    }
+}
+
 /// One match in progress, played by a game's engine or by the reasoner.
 pub trait MatchSession: Send {
-    fn match_id(&self) -> &str;
-    /// Our role, as the START message spells it.
-    fn role(&self) -> &str;
+    fn info(&self) -> &MatchInfo;
+    fn info_mut(&mut self) -> &mut MatchInfo;
     /// Our role's index among the rules' roles.
     fn our_role_index(&self) -> usize;
     /// Who plays: `engine` or `reasoner`.
     fn model(&self) -> &'static str;
-    /// When the last message about this match arrived.
-    fn last_seen(&self) -> Instant;
-    fn set_last_seen(&mut self, at: Instant);
-    /// Steps played so far.
-    fn plies(&self) -> u32;
-    fn play_clock(&self) -> Duration;
-    fn state(&self) -> &MatchState;
-    /// Applies the previous joint move of a PLAY or STOP (`None` for NIL: nothing to do).
-    /// On an error the session becomes [`MatchState::Broken`] and stays so, ignoring
-    /// further moves; the error is returned for the log.
-    fn apply(&mut self, moves: Option<&[Sexpr]>) -> Result<(), JointMoveError>;
+    /// Plays one joint move of a live match, checked against the rules.
+    fn step(&mut self, moves: &[Sexpr]) -> Result<(), JointMoveError>;
     /// What to answer the PLAY that brought the position up to date.
     fn reply(&mut self) -> Reply;
     /// A search preparing the next move, if one would help (the game goes on and the
@@ -112,6 +129,28 @@ pub trait MatchSession: Send {
     fn noop(&self) -> String;
     /// Every role's goal once the game is over in our model, in the rules' role order.
     fn goals(&self) -> Option<Vec<Option<u32>>>;
+
+    /// Applies the previous joint move of a PLAY or STOP (`None` for NIL: nothing to do).
+    /// On an error the session becomes [`MatchState::Broken`] and stays so, ignoring
+    /// further moves; the error is returned for the log.
+    fn apply(&mut self, moves: Option<&[Sexpr]>) -> Result<(), JointMoveError> {
+        let Some(moves) = moves else {
+            return Ok(());
+        };
+        if self.info().state != MatchState::Active {
+            return Ok(());
+        }
+        match self.step(moves) {
+            Ok(()) => {
+                self.info_mut().plies += 1;
+                Ok(())
+            }
+            Err(e) => {
+                self.info_mut().state = MatchState::Broken(e.to_string());
+                Err(e)
+            }
+        }
+    }
 }
 
 /// A new match from a START message's contents: each registered game is asked in turn

@@ -197,10 +197,10 @@ mod tests {
         let mv = quick_move(s.position()).unwrap();
         assert!(s.reply_text(mv).starts_with("(move "));
         s.apply(Some(&moves("(NOOP (MOVE 1 4 2 3))"))).unwrap();
-        assert_eq!(s.plies(), 2);
+        assert_eq!(s.info().plies, 2);
         assert_eq!(s.turn(), Turn::Theirs);
         assert_eq!(s.goals(), None);
-        assert_eq!(*s.state(), MatchState::Active);
+        assert_eq!(s.info().state, MatchState::Active);
     }
 
     #[test]
@@ -225,7 +225,7 @@ mod tests {
             let mut s = session("white", 3, 5, false);
             let e = s.apply(Some(&moves(bad))).unwrap_err();
             assert!(!e.to_string().is_empty());
-            assert!(matches!(s.state(), MatchState::Broken(_)), "{bad}");
+            assert!(matches!(s.info().state, MatchState::Broken(_)), "{bad}");
             assert_eq!(s.turn(), Turn::Broken);
             // Broken stays broken, quietly.
             s.apply(Some(&moves("((move 2 2 2 3) noop)"))).unwrap();
@@ -284,7 +284,7 @@ mod tests {
         assert!(!reply.starts_with("(move 1 "), "{reply}");
         s.apply(Some(&[Sexpr::atom("noop"), Sexpr::parse(&reply).unwrap()]))
             .unwrap();
-        assert_eq!(s.plies(), 2);
+        assert_eq!(s.info().plies, 2);
         assert_eq!(s.goals(), None);
     }
 
