@@ -1,8 +1,10 @@
-//! A General Game Playing (GGP) player for Breakthrough.
+//! A General Game Playing (GGP) player for Breakthrough, and the engine, tools and
+//! referee for the other games of the same course family.
 //!
-//! The crate is organised in rooms with one job each; dependencies point one way:
-//! `player` (HTTP) uses `agent`, which uses `search`, which knows only the [`game::Game`]
-//! trait that `breakthrough` implements. The rules know nothing of HTTP.
+//! The crate is organised in rooms with one job each; dependencies point one way. The
+//! front ends (`player` over HTTP, `referee`, the tools and `main`) reach the games only
+//! through the registry in [`games`]; `agent` and `search` know only the [`game::Game`]
+//! trait that each game implements; the games know nothing of HTTP or of the player.
 
 pub mod agent;
 pub mod bench;
