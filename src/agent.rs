@@ -35,7 +35,7 @@ pub struct AgentConfig {
     /// The alpha-beta evaluation by name; `None` for each game's default (its first). A
     /// game without an evaluation of this name plays with its default.
     pub eval: Option<&'static str>,
-    /// Seed of the random agent; `None` draws one from the OS.
+    /// Seed of the random agent and of MCTS; `None` draws one from the OS.
     pub seed: Option<u64>,
     /// Threads of each search.
     pub threads: usize,
