@@ -3,9 +3,12 @@
 use std::fmt;
 
 use rand::seq::IndexedRandom;
+use tracing::debug;
 
 use crate::game::{self, Evaluator, Game, MoveBuffer};
 use crate::games::{GameSpec, evaluation};
+use crate::mcts::native::{Native, Turn};
+use crate::mcts::{Budget, Mcts};
 use crate::search::{self, Limits, Options, SearchResult, Table};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -14,7 +17,13 @@ pub enum AgentKind {
     Random,
     /// Iterative-deepening alpha-beta with the chosen evaluation.
     Alphabeta,
+    /// Monte-Carlo tree search with random playouts (no evaluation).
+    Mcts,
 }
+
+/// MCTS iterations per move when neither a deadline nor a count is given, so that a
+/// search without a clock still ends.
+pub const DEFAULT_MCTS_ITERATIONS: u64 = 10_000;
 
 /// The transposition table size when none is given, in MiB: plenty for a 10 s move on a
 /// 2-core machine, and the pages are only taken as they are used.
@@ -26,12 +35,15 @@ pub struct AgentConfig {
     /// The alpha-beta evaluation by name; `None` for each game's default (its first). A
     /// game without an evaluation of this name plays with its default.
     pub eval: Option<&'static str>,
-    /// Seed of the random agent; `None` draws one from the OS.
+    /// Seed of the random agent and of MCTS; `None` draws one from the OS.
     pub seed: Option<u64>,
     /// Threads of each search.
     pub threads: usize,
     /// Transposition table size in MiB (one table per match, kept between its moves).
     pub hash_mb: usize,
+    /// MCTS iterations per move at most (the clock still applies): with a seed, the same
+    /// moves on any machine.
+    pub iterations: Option<u64>,
 }
 
 impl Default for AgentConfig {
@@ -42,6 +54,7 @@ impl Default for AgentConfig {
             seed: None,
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
+            iterations: None,
         }
     }
 }
@@ -51,6 +64,10 @@ impl fmt::Display for AgentConfig {
         match self.kind {
             AgentKind::Random => f.write_str("random"),
             AgentKind::Alphabeta => write!(f, "alphabeta({})", self.eval.unwrap_or("default")),
+            AgentKind::Mcts => match self.iterations {
+                Some(n) => write!(f, "mcts({n} iterations)"),
+                None => f.write_str("mcts"),
+            },
         }
     }
 }
@@ -62,14 +79,17 @@ pub struct Choice<M> {
     pub search: Option<SearchResult<M>>,
 }
 
-/// An agent playing one game of `G`: its configuration, its random numbers and its
-/// transposition table (kept from move to move).
+/// An agent playing one game of `G`: its configuration, its random numbers, its
+/// transposition table or its MCTS tree (kept from move to move).
 pub struct Agent<G: Game> {
     config: AgentConfig,
     evaluator: &'static dyn Evaluator<G>,
     rng: crate::rng::Rng,
     /// The match's transposition table, made at the first search.
     table: Option<Table>,
+    /// The MCTS tree, made at the first search; the next search starts from the subtree
+    /// of the position it is given when the tree reached it.
+    tree: Option<Mcts<Native<G>>>,
 }
 
 impl<G: Game> Agent<G> {
@@ -91,6 +111,7 @@ impl<G: Game> Agent<G> {
             evaluator,
             rng: crate::rng::seeded(config.seed),
             table: None,
+            tree: None,
         }
     }
 
@@ -136,6 +157,50 @@ impl<G: Game> Agent<G> {
                     search: Some(result),
                 })
             }
+            AgentKind::Mcts => {
+                let mv = self.mcts_move(position, limits);
+                mv.map(|mv| Choice { mv, search: None })
+            }
         }
+    }
+
+    /// MCTS until the hard deadline (else the soft one), the stop flag or the configured
+    /// iterations; a single legal move at once. Always a legal move when there is one.
+    fn mcts_move(&mut self, position: &G, limits: &Limits) -> Option<G::Move> {
+        let mut list = G::MoveList::default();
+        position.generate_moves(&mut list);
+        let legal = list.as_slice();
+        if legal.len() <= 1 {
+            return legal.first().copied();
+        }
+        let deadline = limits.hard_deadline.or(limits.soft_deadline);
+        let iterations = match (self.config.iterations, deadline, &limits.stop) {
+            (None, None, None) => Some(DEFAULT_MCTS_ITERATIONS),
+            (n, _, _) => n,
+        };
+        let budget = Budget {
+            deadline,
+            stop: limits.stop.as_deref(),
+            iterations,
+        };
+        let seed = self.config.seed;
+        let tree = self
+            .tree
+            .get_or_insert_with(|| Mcts::new(Native::default(), seed));
+        let choice = tree.search_within(&Turn::new(position.clone()), 0, budget);
+        debug!(
+            iterations = choice.iterations,
+            playouts = choice.playouts,
+            nodes = choice.nodes,
+            visits = choice.visits,
+            value = choice.value,
+            ms = choice.elapsed.as_millis() as u64,
+            "mcts search"
+        );
+        choice
+            .best
+            .flatten()
+            .filter(|m| legal.contains(m))
+            .or(legal.first().copied())
     }
 }

@@ -592,7 +592,7 @@ struct ServeArgs {
     /// network or a busy machine (see scripts/README.md).
     #[arg(long, default_value_t = server::DEFAULT_MARGIN.as_millis() as u64)]
     margin_ms: u64,
-    /// Seed of the random agent, for reproducible games.
+    /// Seed of the random agent and of Monte-Carlo tree search, for reproducible games.
     #[arg(long)]
     seed: Option<u64>,
     /// Threads of each search, sharing one transposition table (default: one per core).

@@ -1,13 +1,16 @@
-//! Monte-Carlo tree search over the GDL reasoner: a player for any game the reasoner
-//! reads, whatever its number of roles and whether they move in turn or at once.
+//! Monte-Carlo tree search over any [`Model`]: the GDL reasoner ([`reasoner`], for any
+//! game it reads, whatever its number of roles and whether they move in turn or at once)
+//! and every native [`crate::game::Game`] ([`native`], two roles in turn).
 //!
 //! Decoupled UCT: each node keeps, for every role, visit counts and reward sums of that
-//! role's own moves; a joint move is every role's UCB choice, and each role's reward (its
-//! goal value, 0–100 scaled to 0–1) is credited to its own move. Leaves are valued by a
-//! uniformly random playout. The clock is checked before every step of a playout, so a
-//! search never runs past its deadline by more than one reasoner step, however long the
-//! game. The tree is kept between searches: a later search from a position reached in
-//! the tree starts from that subtree.
+//! role's own moves; a joint move is every role's UCB choice, and each role's reward (0–1)
+//! is credited to its own move. Leaves are valued by a uniformly random playout. The clock
+//! is read every [`Model::CLOCK_EVERY`] playout steps, so a search never runs past its
+//! deadline by more than that many steps, however long the game. The tree is kept between
+//! searches: a later search from a position reached in the tree starts from that subtree.
+
+pub mod native;
+pub mod reasoner;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,26 +18,105 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
-use rand::seq::IndexedRandom;
 
-use crate::gdl::{Gdl, State, Term};
+use crate::gdl::{Gdl, Term};
+use crate::rng::Rng;
+// The reasoner's tests use the tree with GDL states.
+#[cfg(test)]
+use crate::gdl::State;
 
 /// UCB exploration constant, for rewards in [0, 1].
 const EXPLORATION: f64 = 0.5;
-/// Steps after which a playout stops and scores the state it reached (games that do not
-/// end, or end only after very long random play).
-const MAX_PLAYOUT_STEPS: usize = 1_000;
-/// Nodes kept at most (a node holds a state and its legal moves: about a kilobyte or two
-/// on a 10x10 board); beyond, leaves are no longer expanded, only played out.
+/// Steps after which a playout that may not end (the reasoner's games, native games whose
+/// positions repeat) stops and scores the state it reached.
+pub const MAX_PLAYOUT_STEPS: usize = 1_000;
+/// Nodes kept at most (a reasoner node holds a state and its legal moves: about a
+/// kilobyte or two on a 10x10 board); beyond, leaves are no longer expanded, only played
+/// out.
 const MAX_NODES: usize = 50_000;
 
+/// A game as the search sees it: at every step each role picks one of its legal moves (a
+/// role that waits has exactly one), and the joint move leads to the next state.
+pub trait Model {
+    type State: Clone;
+    type Move: Clone;
+    /// Playout steps between two looks at the clock: 1 where a step costs far more than
+    /// reading the clock (the reasoner), a few hundred where a step takes nanoseconds.
+    const CLOCK_EVERY: u32;
+
+    /// Every role's legal moves in `state`, or every role's reward if the game is over.
+    fn expand(&self, state: &Self::State) -> Expansion<Self::Move>;
+    /// The state after `joint`: one legal move per role, in role order.
+    fn next(&self, state: &Self::State, joint: &[Self::Move]) -> Self::State;
+    /// Uniformly random play from `state` to the end, calling `timer.expired()` before
+    /// every step: each role's reward, or `None` if the timer ran out first. A playout
+    /// that might not end stops after [`MAX_PLAYOUT_STEPS`].
+    fn playout(&self, state: Self::State, rng: &mut Rng, timer: &mut Timer) -> Option<Vec<f64>>;
+    /// Whether `a` and `b` are the same position, so that a tree grown from one serves
+    /// the other.
+    fn same(&self, a: &Self::State, b: &Self::State) -> bool;
+}
+
+/// What a state holds for the search.
+pub enum Expansion<M> {
+    /// The game is over: every role's reward (0–1), in role order.
+    Over(Vec<f64>),
+    /// Every role's legal moves, in role order, none of them empty.
+    Moves(Vec<Vec<M>>),
+}
+
+/// When a search stops: the first of these limits it meets.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget<'a> {
+    pub deadline: Option<Instant>,
+    pub stop: Option<&'a AtomicBool>,
+    /// Iterations at most: reproducible searches, whatever the machine's speed.
+    pub iterations: Option<u64>,
+}
+
+/// The deadline and stop flag of a search, read only every so many calls so that fast
+/// models do not spend their time reading the clock.
+pub struct Timer<'a> {
+    deadline: Option<Instant>,
+    stop: Option<&'a AtomicBool>,
+    every: u32,
+    until_check: u32,
+    expired: bool,
+}
+
+impl<'a> Timer<'a> {
+    /// A timer that reads the clock at its first call and then every `every` calls.
+    pub fn new(deadline: Option<Instant>, stop: Option<&'a AtomicBool>, every: u32) -> Timer<'a> {
+        Timer {
+            deadline,
+            stop,
+            every: every.max(1),
+            until_check: 0,
+            expired: false,
+        }
+    }
+
+    /// Whether the deadline has passed or the stop flag is raised (as of the last read).
+    pub fn expired(&mut self) -> bool {
+        if !self.expired {
+            if self.until_check == 0 {
+                self.until_check = self.every;
+                self.expired = self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                    || self.deadline.is_some_and(|d| Instant::now() >= d);
+            }
+            self.until_check -= 1;
+        }
+        self.expired
+    }
+}
+
 /// One position of the tree.
-struct Node {
-    state: State,
+struct Node<S, M> {
+    state: S,
     /// Terminal (or stuck: a role without legal moves).
     terminal: bool,
     /// Per role: its legal moves (empty when terminal).
-    legal: Vec<Vec<Term>>,
+    legal: Vec<Vec<M>>,
     /// Per role: its reward in this state, when terminal.
     rewards: Vec<f64>,
     visits: u32,
@@ -70,9 +152,9 @@ enum Leaf {
 
 /// What a search found for one role.
 #[derive(Clone, Debug)]
-pub struct Choice {
+pub struct Choice<M = Term> {
     /// The most visited move (`None` without legal moves or in a terminal state).
-    pub best: Option<Term>,
+    pub best: Option<M>,
     /// Its visits and mean reward (0–1).
     pub visits: u32,
     pub value: f64,
@@ -86,22 +168,26 @@ pub struct Choice {
 }
 
 /// A search tree for one game, kept across searches.
-pub struct Mcts {
-    gdl: Arc<Gdl>,
-    nodes: Vec<Node>,
+pub struct Mcts<M: Model = Arc<Gdl>> {
+    model: M,
+    nodes: Vec<Node<M::State, M::Move>>,
     root: usize,
-    rng: crate::rng::Rng,
+    rng: Rng,
 }
 
-impl Mcts {
+impl<M: Model> Mcts<M> {
     /// An empty tree; `seed` makes the playouts reproducible.
-    pub fn new(gdl: Arc<Gdl>, seed: Option<u64>) -> Mcts {
+    pub fn new(model: M, seed: Option<u64>) -> Mcts<M> {
         Mcts {
-            gdl,
+            model,
             nodes: Vec::new(),
             root: 0,
             rng: crate::rng::seeded(seed),
         }
+    }
+
+    pub fn model(&self) -> &M {
+        &self.model
     }
 
     /// Searches `state` until `deadline` or until `stop` is raised, and returns the best
@@ -109,16 +195,32 @@ impl Mcts {
     /// time for one).
     pub fn search(
         &mut self,
-        state: &State,
+        state: &M::State,
         role: usize,
         deadline: Instant,
         stop: &AtomicBool,
-    ) -> Choice {
+    ) -> Choice<M::Move> {
+        let budget = Budget {
+            deadline: Some(deadline),
+            stop: Some(stop),
+            iterations: None,
+        };
+        self.search_within(state, role, budget)
+    }
+
+    /// [`Mcts::search`] within `budget`. Without any limit in it, the search never ends.
+    pub fn search_within(
+        &mut self,
+        state: &M::State,
+        role: usize,
+        budget: Budget,
+    ) -> Choice<M::Move> {
         let started = Instant::now();
         self.set_root(state);
+        let mut timer = Timer::new(budget.deadline, budget.stop, M::CLOCK_EVERY);
         let (mut iterations, mut playouts) = (0, 0);
-        while Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
-            match self.iterate(deadline, stop) {
+        while budget.iterations.is_none_or(|n| iterations < n) && !timer.expired() {
+            match self.iterate(&mut timer) {
                 Some(Leaf::Terminal) => iterations += 1,
                 Some(Leaf::PlayedOut) => {
                     iterations += 1;
@@ -154,25 +256,18 @@ impl Mcts {
     /// Makes the node of `state` the root: found among the root's children or
     /// grandchildren (the usual case between two of our turns), its subtree kept and the
     /// rest dropped; else a fresh tree.
-    fn set_root(&mut self, state: &State) {
+    fn set_root(&mut self, state: &M::State) {
         if let Some(root) = self.nodes.get(self.root) {
-            if root.state == *state {
+            if self.model.same(&root.state, state) {
                 return;
             }
+            let same = |n: usize| self.model.same(&self.nodes[n].state, state);
             let children: Vec<usize> = root.children.values().copied().collect();
-            let found = children
-                .iter()
-                .copied()
-                .find(|&c| self.nodes[c].state == *state)
-                .or_else(|| {
-                    children.iter().find_map(|&c| {
-                        self.nodes[c]
-                            .children
-                            .values()
-                            .copied()
-                            .find(|&g| self.nodes[g].state == *state)
-                    })
-                });
+            let found = children.iter().copied().find(|&c| same(c)).or_else(|| {
+                children
+                    .iter()
+                    .find_map(|&c| self.nodes[c].children.values().copied().find(|&g| same(g)))
+            });
             if let Some(found) = found {
                 self.keep_subtree(found);
                 return;
@@ -198,7 +293,7 @@ impl Mcts {
             }
             next += 1;
         }
-        let mut old: Vec<Option<Node>> = std::mem::take(&mut self.nodes)
+        let mut old: Vec<Option<Node<M::State, M::Move>>> = std::mem::take(&mut self.nodes)
             .into_iter()
             .map(Some)
             .collect();
@@ -215,12 +310,11 @@ impl Mcts {
         self.root = 0;
     }
 
-    fn node(&self, state: State) -> Node {
-        let analysis = self.gdl.analyse(&state);
-        let stuck = analysis.legal.iter().any(Vec::is_empty);
-        let terminal = analysis.terminal || stuck;
-        let rewards = rewards(&analysis.goals, None);
-        let legal = if terminal { Vec::new() } else { analysis.legal };
+    fn node(&self, state: M::State) -> Node<M::State, M::Move> {
+        let (terminal, legal, rewards) = match self.model.expand(&state) {
+            Expansion::Over(rewards) => (true, Vec::new(), rewards),
+            Expansion::Moves(legal) => (false, legal, Vec::new()),
+        };
         let stats = legal
             .iter()
             .map(|m| vec![Stat::default(); m.len()])
@@ -238,7 +332,7 @@ impl Mcts {
 
     /// One selection, expansion, playout and backup; how the leaf was valued. `None` if
     /// the clock ran out first (nothing is backed up then).
-    fn iterate(&mut self, deadline: Instant, stop: &AtomicBool) -> Option<Leaf> {
+    fn iterate(&mut self, timer: &mut Timer) -> Option<Leaf> {
         let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut at = self.root;
         let (rewards, leaf) = loop {
@@ -251,8 +345,8 @@ impl Mcts {
                 at = child;
                 continue;
             }
-            let moves = self.joint_terms(at, &joint);
-            let next = self.gdl.next_state(&self.nodes[at].state, &moves);
+            let moves = self.joint_moves(at, &joint);
+            let next = self.model.next(&self.nodes[at].state, &moves);
             path.push((at, joint.clone()));
             if self.nodes.len() < MAX_NODES {
                 let node = self.node(next.clone());
@@ -263,12 +357,9 @@ impl Mcts {
                     break (self.nodes[id].rewards.clone(), Leaf::Terminal);
                 }
                 path.push((id, Vec::new()));
-                break (
-                    self.playout(next, Some(id), deadline, stop)?,
-                    Leaf::PlayedOut,
-                );
+                break (self.playout(next, Some(id), timer)?, Leaf::PlayedOut);
             }
-            break (self.playout(next, None, deadline, stop)?, Leaf::PlayedOut);
+            break (self.playout(next, None, timer)?, Leaf::PlayedOut);
         };
         for (node, joint) in path {
             let n = &mut self.nodes[node];
@@ -282,17 +373,18 @@ impl Mcts {
         Some(leaf)
     }
 
-    /// Every role's UCB choice at `node` (a role with one move plays it).
+    /// Every role's UCB choice at `node` (a role with one move plays it); an unvisited
+    /// move first, drawn at random among them.
     fn select(&mut self, node: usize) -> Vec<u32> {
         let n = &self.nodes[node];
         let log_n = (n.visits.max(1) as f64).ln();
         let mut joint = Vec::with_capacity(n.stats.len());
         for stats in &n.stats {
-            let unvisited: Vec<u32> = (0..stats.len() as u32)
-                .filter(|&i| stats[i as usize].visits == 0)
-                .collect();
-            let pick = if let Some(&i) = unvisited.choose(&mut self.rng) {
-                i
+            let unvisited = stats.iter().filter(|s| s.visits == 0).count();
+            let pick = if unvisited > 0 {
+                let k = self.rng.random_range(..unvisited);
+                let mut fresh = (0..stats.len()).filter(|&i| stats[i].visits == 0);
+                fresh.nth(k).unwrap_or(0) as u32
             } else {
                 let ucb = |s: &Stat| s.mean() + EXPLORATION * (log_n / s.visits as f64).sqrt();
                 (0..stats.len())
@@ -304,7 +396,7 @@ impl Mcts {
         joint
     }
 
-    fn joint_terms(&self, node: usize, joint: &[u32]) -> Vec<Term> {
+    fn joint_moves(&self, node: usize, joint: &[u32]) -> Vec<M::Move> {
         let legal = &self.nodes[node].legal;
         joint
             .iter()
@@ -313,47 +405,30 @@ impl Mcts {
             .collect()
     }
 
-    /// Random play from `state` to the end (or [`MAX_PLAYOUT_STEPS`]); each role's
-    /// reward. `None` if the deadline or `stop` came first. `known` is the non-terminal
-    /// node of `state`, if it has one: its legal moves are not analysed again.
+    /// The model's playout from `state`. `known` is the non-terminal node of `state`, if
+    /// it has one: its legal moves give the first step without asking the model again.
     fn playout(
         &mut self,
-        mut state: State,
-        mut known: Option<usize>,
-        deadline: Instant,
-        stop: &AtomicBool,
+        state: M::State,
+        known: Option<usize>,
+        timer: &mut Timer,
     ) -> Option<Vec<f64>> {
-        for _ in 0..MAX_PLAYOUT_STEPS {
-            if Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
-                return None;
-            }
-            let joint = match known.take() {
-                Some(node) => random_joint(&self.nodes[node].legal, &mut self.rng),
-                None => {
-                    let a = self.gdl.analyse(&state);
-                    if a.terminal || a.legal.iter().any(Vec::is_empty) {
-                        return Some(rewards(&a.goals, None));
-                    }
-                    random_joint(&a.legal, &mut self.rng)
+        let state = match known {
+            Some(node) => {
+                if timer.expired() {
+                    return None;
                 }
-            };
-            state = self.gdl.next_state(&state, &joint);
-        }
-        let goals = self.gdl.goals(&state);
-        Some(rewards(&goals, Some(0.5)))
+                let joint = random_joint(&self.nodes[node].legal, &mut self.rng);
+                self.model.next(&state, &joint)
+            }
+            None => state,
+        };
+        self.model.playout(state, &mut self.rng, timer)
     }
 }
 
-/// Goal values scaled to [0, 1]; a missing goal counts as `missing` (0 unless given).
-fn rewards(goals: &[Option<u32>], missing: Option<f64>) -> Vec<f64> {
-    goals
-        .iter()
-        .map(|g| g.map_or(missing.unwrap_or(0.0), |v| v.min(100) as f64 / 100.0))
-        .collect()
-}
-
 /// One uniformly random move of each role (every role has one).
-fn random_joint(legal: &[Vec<Term>], rng: &mut impl rand::Rng) -> Vec<Term> {
+fn random_joint<M: Clone>(legal: &[Vec<M>], rng: &mut Rng) -> Vec<M> {
     legal
         .iter()
         .map(|moves| moves[rng.random_range(0..moves.len())].clone())

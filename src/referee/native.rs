@@ -12,25 +12,39 @@ use crate::search::{Limits, clock};
 /// stop a search and hand back its move (a few milliseconds), with room to spare.
 pub const MARGIN: Duration = Duration::from_millis(50);
 
-/// An in-process agent given as `agent:random`, `agent:alphabeta` or
-/// `agent:alphabeta:EVAL` (the game's default evaluation unless named).
+/// An in-process agent given as `agent:random`, `agent:alphabeta`,
+/// `agent:alphabeta:EVAL` (the game's default evaluation unless named), `agent:mcts` or
+/// `agent:mcts:N` (at most N iterations a move).
 pub fn parse_agent(s: &str) -> Option<Result<AgentConfig, String>> {
     let rest = s.trim().strip_prefix("agent:")?;
-    let (kind, eval) = match rest.split_once(':') {
+    let (kind, arg) = match rest.split_once(':') {
         Some((k, e)) => (k, Some(e)),
         None => (rest, None),
     };
     let kind = match kind {
         "random" => AgentKind::Random,
         "alphabeta" => AgentKind::Alphabeta,
+        "mcts" => AgentKind::Mcts,
         _ => {
             return Some(Err(format!(
-                "{s:?}: an in-process agent is agent:random, agent:alphabeta or agent:alphabeta:EVAL"
+                "{s:?}: an in-process agent is agent:random, agent:alphabeta[:EVAL] or agent:mcts[:ITERATIONS]"
             )));
         }
     };
-    let eval = match eval {
+    let mut iterations = None;
+    let eval = match arg {
         None => None,
+        Some(n) if kind == AgentKind::Mcts => match n.parse::<u64>() {
+            Ok(n) if n > 0 => {
+                iterations = Some(n);
+                None
+            }
+            _ => {
+                return Some(Err(format!(
+                    "{s:?}: agent:mcts:N takes a positive number of iterations"
+                )));
+            }
+        },
         Some(name) => {
             let known = crate::games::all_evaluations()
                 .into_iter()
@@ -44,6 +58,7 @@ pub fn parse_agent(s: &str) -> Option<Result<AgentConfig, String>> {
     Some(Ok(AgentConfig {
         kind,
         eval,
+        iterations,
         threads: 1,
         ..AgentConfig::default()
     }))
@@ -154,6 +169,7 @@ pub fn play<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::breakthrough::spec::Breakthrough;
     use crate::games::start;
     use crate::games::walk::spec::WalkSpec;
 
@@ -176,6 +192,62 @@ mod tests {
                 .unwrap_err()
                 .contains("no game")
         );
+        let m = parse_agent("agent:mcts").unwrap().unwrap();
+        assert_eq!((m.kind, m.iterations), (AgentKind::Mcts, None));
+        let m = parse_agent("agent:mcts:500").unwrap().unwrap();
+        assert_eq!(
+            (m.kind, m.eval, m.iterations),
+            (AgentKind::Mcts, None, Some(500))
+        );
+        for bad in ["agent:mcts:0", "agent:mcts:many"] {
+            let e = parse_agent(bad).unwrap().unwrap_err();
+            assert!(e.contains("positive number"), "{e}");
+        }
+    }
+
+    #[test]
+    fn mcts_beats_random_at_breakthrough_with_both_colours() {
+        let board = start::<Breakthrough>(Some("6x6"), None).unwrap();
+        let config = |kind, seed| AgentConfig {
+            kind,
+            seed: Some(seed),
+            iterations: Some(ITERATIONS),
+            ..AgentConfig::default()
+        };
+        const ITERATIONS: u64 = 1_000;
+        let clock = Duration::from_secs(10);
+        let mut score = 0.0;
+        for game in 0..20 {
+            let mut mcts = Agent::new::<Breakthrough>(config(AgentKind::Mcts, game));
+            let mut random = Agent::new::<Breakthrough>(config(AgentKind::Random, game));
+            let r = if game % 2 == 0 {
+                play(&board, [&mut mcts, &mut random], clock, 200)
+            } else {
+                play(&board, [&mut random, &mut mcts], clock, 200)
+            };
+            assert_eq!(r.fault, None, "game {game}");
+            score += r.scores[game as usize % 2];
+        }
+        println!("mcts ({ITERATIONS} iterations a move) against random, 6x6: {score}/20");
+        assert!(score >= 17.0, "{score}/20");
+    }
+
+    #[test]
+    fn mcts_names_a_legal_move_with_no_time_left() {
+        let config = AgentConfig {
+            kind: AgentKind::Mcts,
+            seed: Some(5),
+            ..AgentConfig::default()
+        };
+        let past = Limits::until(Instant::now());
+        let star = start::<WalkSpec>(Some("star300"), None).unwrap();
+        let mut agent = Agent::new::<WalkSpec>(config);
+        let mv = agent.choose(&star, &past, &[]).unwrap().mv;
+        assert!(star.parse_move(&star.move_name(mv)).is_some());
+        let board = start::<Breakthrough>(Some("8x8"), None).unwrap();
+        let mut agent = Agent::new::<Breakthrough>(config);
+        let mv = agent.choose(&board, &past, &[]).unwrap().mv;
+        assert!(board.parse_move(&board.move_name(mv)).is_some());
     }
 
     #[test]

@@ -1,0 +1,107 @@
+//! MCTS over native games, through the `Game` adapter: it finds a lone winning move among
+//! many, its playouts end in games that repeat, and (ignored, a measurement) its speed
+//! against the same search over the GDL reasoner.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ggp_player::game::Game;
+use ggp_player::games::breakthrough::gdl::breakthrough_rules;
+use ggp_player::games::breakthrough::{Board, BoardSize};
+use ggp_player::games::start;
+use ggp_player::games::walk::spec::WalkSpec;
+use ggp_player::games::walk::{Graph, Node, Owner, Walk};
+use ggp_player::gdl::Gdl;
+use ggp_player::mcts::native::{Native, Turn};
+use ggp_player::mcts::{Budget, Mcts};
+
+fn iterations(n: u64) -> Budget<'static> {
+    Budget {
+        iterations: Some(n),
+        ..Budget::default()
+    }
+}
+
+#[test]
+fn finds_the_one_winning_spoke_of_the_star() {
+    // White wins by 0-300 (black must then step onto white's goal); every other spoke
+    // leads back to the hub, where random play wins only some of the time.
+    let star = start::<WalkSpec>(Some("star300"), None).unwrap();
+    let mut tree = Mcts::new(Native::<Walk>::default(), Some(1));
+    let c = tree.search_within(&Turn::new(star.clone()), 0, iterations(3_000));
+    let best = c.best.flatten().expect("a move");
+    assert_eq!(star.move_name(best), "0-300", "{c:?}");
+    assert_eq!(c.iterations, 3_000);
+    assert!(c.value > 0.99, "{c:?}");
+    // Black (role 1) only waits at the root.
+    let black = tree.search_within(&Turn::new(star), 1, iterations(1));
+    assert_eq!(black.best, Some(None));
+}
+
+#[test]
+fn playouts_end_in_a_walk_that_never_ends() {
+    // Two nodes joined both ways and no goal: the free variant (no ply limit) goes round
+    // for ever, so every playout ends at the cap, a draw.
+    let node = |to| Node {
+        goal: None,
+        edges: vec![(to, Owner::Both)],
+    };
+    let graph = Graph::new(vec![node(1), node(0)]).unwrap();
+    let walk = Walk::new(Arc::new(graph), None);
+    let mut tree = Mcts::new(Native::<Walk>::default(), Some(2));
+    let c = tree.search_within(&Turn::new(walk), 0, iterations(50));
+    assert_eq!((c.iterations, c.playouts), (50, 50), "{c:?}");
+    assert_eq!(c.value, 0.5, "{c:?}");
+    // And the registered free variant, whose random graph has goals.
+    let free = start::<WalkSpec>(Some("40"), Some("free")).unwrap();
+    let mut tree = Mcts::new(Native::<Walk>::default(), Some(3));
+    let c = tree.search_within(&Turn::new(free), 0, iterations(2_000));
+    assert_eq!(c.iterations, 2_000, "{c:?}");
+    assert!(c.best.flatten().is_some(), "{c:?}");
+}
+
+#[test]
+fn a_search_with_no_time_left_still_names_a_legal_move() {
+    let board = Board::new(BoardSize::new(8, 8).unwrap());
+    let mut tree = Mcts::new(Native::<Board>::default(), None);
+    let past = Budget {
+        deadline: Some(Instant::now()),
+        ..Budget::default()
+    };
+    let c = tree.search_within(&Turn::new(board.clone()), 0, past);
+    assert_eq!(c.iterations, 0);
+    let mv = c.best.flatten().expect("a move without any iteration");
+    assert!(board.parse_move(&board.move_name(mv)).is_some());
+}
+
+/// Playouts per second of MCTS from Breakthrough 8x8's start, by the native engine and by
+/// the GDL reasoner on the same rules, `SECONDS` each. Run with
+/// `cargo test --release --test tests mcts::playout_speed -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn playout_speed_native_against_reasoner() {
+    const SECONDS: u64 = 5;
+    let size = BoardSize::new(8, 8).unwrap();
+    let until = || Budget {
+        deadline: Some(Instant::now() + Duration::from_secs(SECONDS)),
+        ..Budget::default()
+    };
+    let mut native = Mcts::new(Native::<Board>::default(), Some(1));
+    let n = native.search_within(&Turn::new(Board::new(size)), 0, until());
+    let gdl = Arc::new(Gdl::parse(&breakthrough_rules(size)).unwrap());
+    let mut reasoner = Mcts::new(gdl.clone(), Some(1));
+    let r = reasoner.search_within(&gdl.initial_state(), 0, until());
+    let rate = |playouts: u64, t: Duration| playouts as f64 / t.as_secs_f64();
+    let (nr, rr) = (rate(n.playouts, n.elapsed), rate(r.playouts, r.elapsed));
+    println!(
+        "breakthrough 8x8, {SECONDS} s from the start: native {nr:.0} playouts/s \
+         ({} playouts, {} nodes); reasoner {rr:.0} playouts/s ({} playouts, {} nodes); \
+         ratio {:.0}",
+        n.playouts,
+        n.nodes,
+        r.playouts,
+        r.nodes,
+        nr / rr
+    );
+    assert!(n.playouts > 0 && r.playouts > 0);
+}
