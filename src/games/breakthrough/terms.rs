@@ -16,7 +16,8 @@
 use std::fmt;
 
 use super::geometry::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
-use super::{Board, BoardSize, Color, Move, SizeError, Variant};
+use super::{Board, BoardSize, Color, Move, MoveList, SizeError, Variant};
+use crate::games::GgpNotation;
 use crate::sexpr::Sexpr;
 
 /// Why the rules are not the Breakthrough rules this player knows.
@@ -288,6 +289,45 @@ impl fmt::Display for Terms {
             }
         )
     }
+}
+
+/// The engine standing in for the reasoner when the referee checks these rules' moves.
+impl GgpNotation<Board> for Terms {
+    fn roles(&self) -> [String; 2] {
+        let mut roles = [String::new(), String::new()];
+        for c in [Color::White, Color::Black] {
+            roles[self.role_index[c.index()]] = self.role(c).to_owned();
+        }
+        roles
+    }
+
+    fn noop(&self) -> Sexpr {
+        Sexpr::atom(self.noop_symbol.clone())
+    }
+
+    fn is_noop(&self, term: &Sexpr) -> bool {
+        Terms::is_noop(self, term)
+    }
+
+    fn read_move(&self, board: &Board, term: &Sexpr) -> Result<Move, String> {
+        self.parse_move(board, term).map_err(|e| e.to_string())
+    }
+
+    fn write_move(&self, board: &Board, m: Move) -> Sexpr {
+        self.move_term(board, m)
+    }
+
+    fn substitute(&self, board: &Board) -> Option<Move> {
+        first_legal_move(board)
+    }
+}
+
+/// The first legal move in GGP coordinate order (x1, y1, x2, y2), independent of the
+/// engine's own move order: what Dresden plays for a side that gave no legal move.
+pub fn first_legal_move(board: &Board) -> Option<Move> {
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    list.iter().min_by_key(|&m| board.move_coords(m))
 }
 
 /// The board size from the rules' `(width W)` and `(height H)` facts (any case).
