@@ -13,6 +13,7 @@ use ggp_player::games::breakthrough::BoardSize;
 use ggp_player::games::breakthrough::gdl::breakthrough_rules;
 use ggp_player::games::breakthrough::tune;
 use ggp_player::games::{self, GameSpec};
+use ggp_player::gdl::Gdl;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::server;
 use ggp_player::referee::dialect::Dialect;
@@ -393,28 +394,15 @@ struct SelfplayCmd {
 impl games::Tool for SelfplayCmd {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
-        use std::io::Write;
         let config = &self.config;
         selfplay::check::<S>(config, self.record.is_some()).map_err(anyhow::Error::msg)?;
-        let writer = match &self.record {
-            Some(path) => {
-                let file = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .with_context(|| {
-                        format!("cannot open {} to record positions", path.display())
-                    })?;
-                Some(std::sync::Mutex::new(std::io::BufWriter::new(file)))
-            }
+        let file = match &self.record {
+            Some(path) => Some(selfplay::PositionsFile::append(path).map_err(anyhow::Error::msg)?),
             None => None,
         };
-        let failed = std::sync::atomic::AtomicBool::new(false);
         let record = |lines: &[String]| {
-            let Some(w) = &writer else { return };
-            let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
-            if !lines.iter().all(|l| writeln!(w, "{l}").is_ok()) {
-                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            if let Some(f) = &file {
+                f.record(lines);
             }
         };
         let bar = indicatif::ProgressBar::new(u64::from(config.openings) * 2);
@@ -424,18 +412,14 @@ impl games::Tool for SelfplayCmd {
                 bar.set_position(u64::from(w.games()));
                 bar.set_message(format!("{w}"));
             },
-            writer
-                .is_some()
+            file.is_some()
                 .then_some(&record as &(dyn Fn(&[String]) + Sync)),
         )
         .map_err(anyhow::Error::msg);
         bar.finish_and_clear();
         let wdl = wdl?;
-        if let Some(w) = writer {
-            let mut w = w.into_inner().unwrap_or_else(|e| e.into_inner());
-            if w.flush().is_err() || failed.into_inner() {
-                anyhow::bail!("writing the positions failed; the file may be incomplete");
-            }
+        if let Some(f) = file {
+            f.finish().map_err(anyhow::Error::msg)?;
         }
         let (lo, elo, hi) = wdl.elo();
         println!(
@@ -454,16 +438,7 @@ impl games::Tool for SelfplayCmd {
 }
 
 fn tune_cmd(files: &[PathBuf], out: Option<PathBuf>) -> anyhow::Result<()> {
-    let mut samples = Vec::new();
-    let mut tactical = 0;
-    for path in files {
-        let file = std::fs::File::open(path)
-            .with_context(|| format!("cannot open positions file {}", path.display()))?;
-        let (s, t) = tune::read(std::io::BufReader::new(file))
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        samples.extend(s);
-        tactical += t;
-    }
+    let (samples, tactical) = tune::read_files(files).map_err(anyhow::Error::msg)?;
     eprintln!(
         "fitting {} positions ({tactical} tactical ones left out)",
         samples.len()
@@ -631,10 +606,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         "bad --name {:?}: it must be one token, without spaces, parentheses or ';'",
         config.name
     );
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
+    runtime()?.block_on(async {
         let listener = server::bind(&config).await?;
         server::serve(config, listener, shutdown_signal()).await?;
         Ok(())
@@ -682,37 +654,29 @@ enum GdlCommand {
 }
 
 fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
-    use rand::seq::IndexedRandom;
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let gdl = ggp_player::gdl::Gdl::parse(&text)
-        .with_context(|| format!("{} is not valid GDL", file.display()))?;
+    let gdl = Gdl::parse(&text).with_context(|| format!("{} is not valid GDL", file.display()))?;
     let roles = gdl.role_names();
-    let mut state = gdl.initial_state();
+    let state = gdl.initial_state();
     println!("roles: {}", roles.join(" "));
     println!("initial state: {} facts", state.len());
     for (role, moves) in roles.iter().zip(gdl.all_legal_moves(&state)) {
         println!("legal moves of {role} at the start: {}", moves.len());
     }
-    let mut rng = rand::rng();
-    let mut plies = 0;
-    while !gdl.is_terminal(&state) && plies < 10_000 {
-        let mut joint = Vec::new();
-        for (i, moves) in gdl.all_legal_moves(&state).into_iter().enumerate() {
-            let m = moves.choose(&mut rng).with_context(|| {
-                format!("{} has no legal move in a non-terminal state", roles[i])
-            })?;
-            joint.push(m.clone());
-        }
-        state = gdl.next_state(&state, &joint);
-        plies += 1;
-    }
-    let goals: Vec<String> = gdl
-        .goals(&state)
+    let game = gdl
+        .random_game(&mut rand::rng(), 10_000)
+        .map_err(anyhow::Error::msg)?;
+    let goals: Vec<String> = game
+        .goals
         .iter()
         .map(|g| g.map_or("none".into(), |v| v.to_string()))
         .collect();
-    println!("a random game: {plies} steps, goals {}", goals.join(" "));
+    println!(
+        "a random game: {} steps, goals {}",
+        game.steps,
+        goals.join(" ")
+    );
     Ok(())
 }
 
@@ -805,6 +769,7 @@ struct TournamentArgs {
     sprt: Option<Sprt>,
 }
 
+/// The one runtime of the commands that talk over the network.
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread()
         .enable_all()
