@@ -7,21 +7,23 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB};
+use ggp_player::agent::{Agent, AgentConfig, AgentKind, DEFAULT_HASH_MB};
 use ggp_player::game::Game;
 use ggp_player::games::breakthrough::BoardSize;
 use ggp_player::games::breakthrough::gdl::breakthrough_rules;
 use ggp_player::games::breakthrough::tune;
 use ggp_player::games::{self, GameSpec};
+use ggp_player::gdl::Gdl;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::server;
 use ggp_player::referee::dialect::Dialect;
-use ggp_player::referee::game::{MatchSpec, play_match};
 use ggp_player::referee::general::{GdlMatchSpec, play_gdl_match};
+use ggp_player::referee::ggp_match::{GgpGame, MatchSpec};
+use ggp_player::referee::native;
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
+use ggp_player::referee::report::MatchView;
 use ggp_player::referee::stats::{Sprt, format_elo};
-use ggp_player::referee::tournament::{self, Entrant, Format, GdlGame, TournamentConfig};
-use ggp_player::sexpr::Sexpr;
+use ggp_player::referee::tournament::{self, Arena, Entrant, Format, TournamentConfig};
 use ggp_player::{bench, search, selfplay};
 use tracing_subscriber::EnvFilter;
 
@@ -47,12 +49,13 @@ enum Command {
     /// Serve as a GGP player: listen for a game controller's HTTP messages (POST /) and
     /// play every Breakthrough match it starts, several at once if asked.
     Serve(ServeArgs),
-    /// Referee one match between GGP players over HTTP, as the real controllers do;
-    /// print the moves, the faults and the result. Breakthrough, or any GDL game with
-    /// --rules.
+    /// Referee one match between GGP players over HTTP, as the real controllers do, or
+    /// between two in-process agents in any game; print the moves, the faults and the
+    /// result. Breakthrough over GGP, or any GDL game with --rules.
     Match(MatchArgs),
     /// Play many matches between named players (both colours, several sizes and play
-    /// clocks); print a table with score, Elo and 95% interval, and an SPRT verdict.
+    /// clocks), GGP players or in-process agents of any game (--game); print a table
+    /// with score, Elo and 95% interval, and an SPRT verdict.
     Tournament(TournamentArgs),
     /// GDL: print the project's rules for a game, or check a GDL file.
     #[command(subcommand)]
@@ -393,28 +396,15 @@ struct SelfplayCmd {
 impl games::Tool for SelfplayCmd {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
-        use std::io::Write;
         let config = &self.config;
         selfplay::check::<S>(config, self.record.is_some()).map_err(anyhow::Error::msg)?;
-        let writer = match &self.record {
-            Some(path) => {
-                let file = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .with_context(|| {
-                        format!("cannot open {} to record positions", path.display())
-                    })?;
-                Some(std::sync::Mutex::new(std::io::BufWriter::new(file)))
-            }
+        let file = match &self.record {
+            Some(path) => Some(selfplay::PositionsFile::append(path).map_err(anyhow::Error::msg)?),
             None => None,
         };
-        let failed = std::sync::atomic::AtomicBool::new(false);
         let record = |lines: &[String]| {
-            let Some(w) = &writer else { return };
-            let mut w = w.lock().unwrap_or_else(|e| e.into_inner());
-            if !lines.iter().all(|l| writeln!(w, "{l}").is_ok()) {
-                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            if let Some(f) = &file {
+                f.record(lines);
             }
         };
         let bar = indicatif::ProgressBar::new(u64::from(config.openings) * 2);
@@ -424,18 +414,14 @@ impl games::Tool for SelfplayCmd {
                 bar.set_position(u64::from(w.games()));
                 bar.set_message(format!("{w}"));
             },
-            writer
-                .is_some()
+            file.is_some()
                 .then_some(&record as &(dyn Fn(&[String]) + Sync)),
         )
         .map_err(anyhow::Error::msg);
         bar.finish_and_clear();
         let wdl = wdl?;
-        if let Some(w) = writer {
-            let mut w = w.into_inner().unwrap_or_else(|e| e.into_inner());
-            if w.flush().is_err() || failed.into_inner() {
-                anyhow::bail!("writing the positions failed; the file may be incomplete");
-            }
+        if let Some(f) = file {
+            f.finish().map_err(anyhow::Error::msg)?;
         }
         let (lo, elo, hi) = wdl.elo();
         println!(
@@ -454,16 +440,7 @@ impl games::Tool for SelfplayCmd {
 }
 
 fn tune_cmd(files: &[PathBuf], out: Option<PathBuf>) -> anyhow::Result<()> {
-    let mut samples = Vec::new();
-    let mut tactical = 0;
-    for path in files {
-        let file = std::fs::File::open(path)
-            .with_context(|| format!("cannot open positions file {}", path.display()))?;
-        let (s, t) = tune::read(std::io::BufReader::new(file))
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        samples.extend(s);
-        tactical += t;
-    }
+    let (samples, tactical) = tune::read_files(files).map_err(anyhow::Error::msg)?;
     eprintln!(
         "fitting {} positions ({tactical} tactical ones left out)",
         samples.len()
@@ -631,10 +608,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         "bad --name {:?}: it must be one token, without spaces, parentheses or ';'",
         config.name
     );
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
+    runtime()?.block_on(async {
         let listener = server::bind(&config).await?;
         server::serve(config, listener, shutdown_signal()).await?;
         Ok(())
@@ -682,45 +656,38 @@ enum GdlCommand {
 }
 
 fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
-    use rand::seq::IndexedRandom;
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let gdl = ggp_player::gdl::Gdl::parse(&text)
-        .with_context(|| format!("{} is not valid GDL", file.display()))?;
+    let gdl = Gdl::parse(&text).with_context(|| format!("{} is not valid GDL", file.display()))?;
     let roles = gdl.role_names();
-    let mut state = gdl.initial_state();
+    let state = gdl.initial_state();
     println!("roles: {}", roles.join(" "));
     println!("initial state: {} facts", state.len());
     for (role, moves) in roles.iter().zip(gdl.all_legal_moves(&state)) {
         println!("legal moves of {role} at the start: {}", moves.len());
     }
-    let mut rng = rand::rng();
-    let mut plies = 0;
-    while !gdl.is_terminal(&state) && plies < 10_000 {
-        let mut joint = Vec::new();
-        for (i, moves) in gdl.all_legal_moves(&state).into_iter().enumerate() {
-            let m = moves.choose(&mut rng).with_context(|| {
-                format!("{} has no legal move in a non-terminal state", roles[i])
-            })?;
-            joint.push(m.clone());
-        }
-        state = gdl.next_state(&state, &joint);
-        plies += 1;
-    }
-    let goals: Vec<String> = gdl
-        .goals(&state)
+    let game = gdl
+        .random_game(&mut rand::rng(), 10_000)
+        .map_err(anyhow::Error::msg)?;
+    let goals: Vec<String> = game
+        .goals
         .iter()
         .map(|g| g.map_or("none".into(), |v| v.to_string()))
         .collect();
-    println!("a random game: {plies} steps, goals {}", goals.join(" "));
+    println!(
+        "a random game: {} steps, goals {}",
+        game.steps,
+        goals.join(" ")
+    );
     Ok(())
 }
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// The white player (the first role's with --rules): a URL (http://127.0.0.1:4001) or
+    /// The white player (the first role's with --rules): a URL (http://127.0.0.1:4001),
     /// a command that starts one, e.g. 'ggp-player serve --agent random' (run on a free
-    /// port given as --port N).
+    /// port given as --port N), or an in-process agent (agent:random,
+    /// agent:alphabeta[:EVAL]) when --black is one too.
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     white: Option<PlayerSpec>,
     /// The black player (the second role's with --rules): a URL or a command, as for
@@ -743,7 +710,8 @@ struct MatchArgs {
     /// width 2-10, height 4-10).
     #[arg(long)]
     size: Option<String>,
-    /// Rules variant of an in-process match (the game's default if absent).
+    /// Rules variant (the game's default if absent): of the GDL sent to GGP players, or
+    /// of an in-process match.
     #[arg(long)]
     variant: Option<String>,
     /// In an in-process match, a game still going after this many plies is a draw.
@@ -762,17 +730,25 @@ struct MatchArgs {
 
 #[derive(clap::Args)]
 struct TournamentArgs {
-    /// A player as NAME=PLAYER, PLAYER being a URL (http://127.0.0.1:4001) or a command
+    /// A player as NAME=PLAYER, PLAYER being a URL (http://127.0.0.1:4001), a command
     /// that starts one on a free port given as --port N ('ggp-player' means this binary),
-    /// e.g. --player 'rand=ggp-player serve --agent random'. At least two.
+    /// e.g. --player 'rand=ggp-player serve --agent random', or an in-process agent
+    /// (agent:random, agent:alphabeta[:EVAL]), which plays any game without HTTP. At least
+    /// two, all GGP players or all in-process agents.
     #[arg(long = "player", required = true, value_parser = Entrant::parse)]
     players: Vec<Entrant>,
     /// Round robin (everyone against everyone) or gauntlet (the first against each other).
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     format: Format,
-    /// Board sizes, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "5x5")]
-    sizes: Vec<BoardSize>,
+    /// The game (`ggp-player games` lists them): its GDL rules for GGP players (only
+    /// Breakthrough has them), the game itself for in-process agents.
+    #[arg(long, default_value = "breakthrough")]
+    game: String,
+    /// Board sizes, comma-separated, as the game writes them (e.g. 5x5,6x6 for
+    /// Breakthrough, 40,star300 for walk); default 5x5 for Breakthrough, the game's
+    /// default size for the others.
+    #[arg(long, value_delimiter = ',')]
+    sizes: Vec<String>,
     /// Play clocks in seconds, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "1", value_parser = clap::value_parser!(u64).range(1..=3600))]
     playclocks: Vec<u64>,
@@ -799,114 +775,76 @@ struct TournamentArgs {
     /// by the reasoner (--sizes is ignored; results are recorded under the file's name).
     #[arg(long)]
     rules: Option<PathBuf>,
+    /// In-process matches: a game still going after this many plies is a draw.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_plies: u32,
     /// Stop once a sequential probability ratio test is decided: ELO0,ELO1,ALPHA,BETA
     /// (e.g. 0,50,0.05,0.05; H1 means the first player is stronger by about ELO1).
     #[arg(long)]
     sprt: Option<Sprt>,
 }
 
+/// The one runtime of the commands that talk over the network.
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?)
 }
 
-fn rules_for(size: BoardSize) -> Vec<Sexpr> {
-    Sexpr::parse_all(&breakthrough_rules(size)).expect("the project's GDL parses")
+fn print_view(view: MatchView<'_>) {
+    for line in view.lines() {
+        println!("{line}");
+    }
 }
 
-/// A GDL file read and compiled: its name (the file's stem), its rules.
-fn gdl_game(path: &std::path::Path) -> anyhow::Result<GdlGame> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let rules =
-        Sexpr::parse_all(&text).with_context(|| format!("{} is not valid GDL", path.display()))?;
-    let gdl = ggp_player::gdl::Gdl::from_sexprs(&rules)
-        .with_context(|| format!("{} is not valid GDL", path.display()))?;
-    let name = path
-        .file_stem()
-        .map_or("game".into(), |s| s.to_string_lossy().into_owned());
-    Ok(GdlGame {
-        name,
-        rules,
-        gdl: std::sync::Arc::new(gdl),
-    })
+/// A match id that no earlier run used.
+fn match_id(what: &str) -> anyhow::Result<String> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_millis();
+    Ok(format!("match-{what}-{stamp}"))
 }
 
-/// One match of a GDL game, printed step by step.
+/// One match of a GDL game, any number of roles, printed step by step.
 fn referee_gdl_match(args: MatchArgs, rules: &std::path::Path) -> anyhow::Result<()> {
-    let game = gdl_game(rules)?;
+    let game = GgpGame::from_file(rules).map_err(anyhow::Error::msg)?;
+    let gdl = game
+        .reasoner()
+        .expect("a rules file is refereed by the reasoner")
+        .clone();
     let specs: Vec<PlayerSpec> = if args.players.is_empty() {
         args.white.into_iter().chain(args.black).collect()
     } else {
         args.players
     };
-    let roles = game.gdl.roles().len();
+    let roles = game.roles().len();
     anyhow::ensure!(
         specs.len() == roles,
         "{} has {roles} roles: give one --player per role (or --white and --black for two)",
-        game.name
+        game.condition
     );
     runtime()?.block_on(async {
-        let mut players = Vec::new();
-        for spec in &specs {
-            players.push(
-                RunningPlayer::start(spec)
-                    .await
-                    .map_err(anyhow::Error::msg)?,
-            );
-        }
+        let players = RunningPlayer::start_all(&specs)
+            .await
+            .map_err(anyhow::Error::msg)?;
         let addrs: Vec<String> = players.iter().map(|p| p.addr.clone()).collect();
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)?
-            .as_millis();
         let spec = GdlMatchSpec {
-            id: format!("match-{}-{stamp}", game.name),
-            game: game.name.clone(),
+            id: match_id(&game.condition)?,
+            game: game.condition.clone(),
             rules: game.rules.clone(),
-            gdl: game.gdl.clone(),
+            gdl,
             names: addrs.clone(),
             addrs,
             start_clock: args.startclock,
             play_clock: args.playclock,
             dialect: args.dialect,
         };
-        println!(
-            "match {} of {}: players {}; start clock {} s, play clock {} s, {:?} dialect",
-            spec.id,
-            spec.game,
-            spec.names.join(" "),
-            spec.start_clock,
-            spec.play_clock,
-            spec.dialect
-        );
+        println!("{}", spec.header());
         let record = play_gdl_match(&spec).await;
         for p in players {
             p.stop().await;
         }
-        for (i, (m, us)) in record.moves.iter().zip(&record.move_us).enumerate() {
-            println!("{:>4}. {m:<40} {:>8.1} ms", i + 1, *us as f64 / 1e3);
-        }
-        for f in &record.faults {
-            println!(
-                "fault: step {} {} {:?}: {}",
-                f.ply, f.role, f.kind, f.detail
-            );
-        }
-        let goals: Vec<String> = record
-            .roles
-            .iter()
-            .zip(&record.goals)
-            .map(|(r, g)| format!("{r} {g}"))
-            .collect();
-        println!(
-            "result: {}{} after {} steps in {:.1} s, {} faults",
-            goals.join(", "),
-            if record.finished { "" } else { " (unfinished)" },
-            record.moves.len(),
-            record.duration_ms as f64 / 1e3,
-            record.faults.len()
-        );
+        print_view(record.view());
         anyhow::Ok(())
     })
 }
@@ -934,88 +872,46 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
         ),
         _ => {}
     }
-    games::dispatch(&args.game, GgpGame)?.map_err(anyhow::Error::msg)?;
-    let size: BoardSize = args
-        .size
-        .as_deref()
-        .unwrap_or("8x8")
-        .parse()
-        .map_err(|e| anyhow::anyhow!("--size: {e}"))?;
+    let of = GgpGameOf {
+        size: args.size.clone(),
+        variant: args.variant.clone(),
+    };
+    let game = games::dispatch(&args.game, of)?.map_err(anyhow::Error::msg)?;
+    let specs = [white.clone(), black.clone()];
     runtime()?.block_on(async {
-        let white = RunningPlayer::start(white)
+        let players = RunningPlayer::start_all(&specs)
             .await
             .map_err(anyhow::Error::msg)?;
-        let black = RunningPlayer::start(black)
-            .await
-            .map_err(anyhow::Error::msg)?;
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)?
-            .as_millis();
+        let addrs = [players[0].addr.clone(), players[1].addr.clone()];
         let spec = MatchSpec {
-            id: format!("match-{size}-{stamp}"),
-            size,
-            rules: rules_for(size),
-            addrs: [white.addr.clone(), black.addr.clone()],
-            names: [white.addr.clone(), black.addr.clone()],
+            id: match_id(&game.condition)?,
+            names: addrs.clone(),
+            addrs,
             start_clock: args.startclock,
             play_clock: args.playclock,
             dialect: args.dialect,
         };
-        println!(
-            "match {} on {}: white {}, black {}; start clock {} s, play clock {} s, {:?} dialect",
-            spec.id,
-            spec.size,
-            spec.names[0],
-            spec.names[1],
-            spec.start_clock,
-            spec.play_clock,
-            spec.dialect
-        );
-        let record = play_match(&spec).await;
-        white.stop().await;
-        black.stop().await;
-        for (i, (m, us)) in record.moves.iter().zip(&record.move_us).enumerate() {
-            let side = if i % 2 == 0 { "white" } else { "black" };
-            println!(
-                "{:>4}. {side:<5} {m:<20} {:>8.1} ms",
-                i + 1,
-                *us as f64 / 1e3
-            );
+        println!("{}", spec.header(&game));
+        let record = game.play(&spec).await;
+        for p in players {
+            p.stop().await;
         }
-        for f in &record.faults {
-            println!("fault: ply {} {} {:?}: {}", f.ply, f.role, f.kind, f.detail);
-        }
-        let verdict = match record.goals {
-            [100, 0] => "white wins",
-            [0, 100] => "black wins",
-            _ => "draw",
-        };
-        println!(
-            "result: {} {} ({verdict}) after {} moves in {:.1} s, {} faults",
-            record.goals[0],
-            record.goals[1],
-            record.moves.len(),
-            record.duration_ms as f64 / 1e3,
-            record.faults.len()
-        );
+        print_view(record.view());
         anyhow::Ok(())
     })
 }
 
-/// Whether a game is played over GGP by the referee (today Breakthrough only).
-struct GgpGame;
+/// A game over GGP, on the size asked for or the game's default.
+struct GgpGameOf {
+    size: Option<String>,
+    variant: Option<String>,
+}
 
-impl games::Tool for GgpGame {
-    type Output = Result<(), String>;
-    fn run<S: GameSpec>(self) -> Result<(), String> {
-        if S::NAME == "breakthrough" {
-            Ok(())
-        } else {
-            Err(format!(
-                "{} has no GGP rules: play it between in-process agents, e.g. --white agent:alphabeta --black agent:random",
-                S::NAME
-            ))
-        }
+impl games::Tool for GgpGameOf {
+    type Output = Result<GgpGame, String>;
+    fn run<S: GameSpec>(self) -> Result<GgpGame, String> {
+        let size = self.size.as_deref().unwrap_or(S::DEFAULT_SIZE);
+        GgpGame::of::<S>(size, self.variant.as_deref())
     }
 }
 
@@ -1031,61 +927,40 @@ struct NativeMatch {
 impl games::Tool for NativeMatch {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
-        use ggp_player::agent::Agent;
-        use ggp_player::referee::native;
         let start = games::start::<S>(self.size.as_deref(), self.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
-        let [a, b] = self.agents;
-        let mut first = Agent::<S::Game>::new::<S>(a);
-        let mut second = Agent::<S::Game>::new::<S>(b);
+        let [first, second] = self.agents;
+        let size = self.size.as_deref().unwrap_or(S::DEFAULT_SIZE);
         println!(
-            "{} match on {}: {} {a}, {} {b}; play clock {} s, in-process",
-            S::NAME,
-            self.size.as_deref().unwrap_or(S::DEFAULT_SIZE),
-            S::SIDES[0],
-            S::SIDES[1],
-            self.play_clock.as_secs()
+            "{}",
+            native::header(S::NAME, size, S::SIDES, self.agents, self.play_clock)
         );
+        let mut first = Agent::<S::Game>::new::<S>(first);
+        let mut second = Agent::<S::Game>::new::<S>(second);
         let record = native::play(
             &start,
             [&mut first, &mut second],
             self.play_clock,
             self.max_plies,
         );
-        for (i, (m, us)) in record.moves.iter().zip(&record.move_us).enumerate() {
-            println!(
-                "{:>4}. {:<5} {m:<20} {:>8.1} ms",
-                i + 1,
-                S::SIDES[i % 2],
-                *us as f64 / 1e3
-            );
-        }
-        if let Some((side, fault)) = &record.fault {
-            println!("fault: {} {fault:?}", S::SIDES[*side]);
-        }
-        let verdict = match record.scores {
-            [1.0, _] => format!("{} wins", S::SIDES[0]),
-            [_, 1.0] => format!("{} wins", S::SIDES[1]),
-            _ if record.capped => format!("draw at the {}-ply cap", self.max_plies),
-            _ => "draw".to_owned(),
-        };
-        println!(
-            "result: {} {} ({verdict}) after {} moves, {} faults",
-            record.scores[0],
-            record.scores[1],
-            record.moves.len(),
-            usize::from(record.fault.is_some())
-        );
+        print_view(record.view(S::SIDES, self.max_plies));
         Ok(())
     }
 }
 
 fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let arena = Arena::choose(
+        &args.game,
+        args.rules.as_deref(),
+        &args.sizes,
+        args.max_plies,
+        &args.players,
+    )
+    .map_err(anyhow::Error::msg)?;
     let config = TournamentConfig {
         entrants: args.players,
         format: args.format,
-        sizes: args.sizes,
         play_clocks: args.playclocks,
         start_clock: args.startclock,
         games: args.games,
@@ -1095,9 +970,8 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
         resume: args.resume,
         sprt: args.sprt,
         progress: true,
-        game: args.rules.as_deref().map(gdl_game).transpose()?,
     };
-    let outcome = runtime()?.block_on(tournament::run(&config, rules_for))?;
+    let outcome = runtime()?.block_on(tournament::run(&config, &arena))?;
     let names: Vec<String> = config.entrants.iter().map(|e| e.name.clone()).collect();
     println!(
         "{:<12} {:<12} {:<10} {:>6} {:>16} {:>7} {:>22} {:>7}",

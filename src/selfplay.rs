@@ -6,6 +6,11 @@
 //! evaluation needs (thousands of games in minutes). Claims about the player's strength
 //! are measured with the referee (`tournament`), at real clocks.
 
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
 use rand::SeedableRng;
@@ -53,6 +58,46 @@ pub struct SelfplayConfig {
 
 /// Receives a finished game's positions as lines of training data.
 pub type Recorder<'a> = &'a (dyn Fn(&[String]) + Sync);
+
+/// A positions file that `selfplay --record` appends to, shared by every worker: a
+/// game's lines go in together, and a write that fails is reported at the end rather
+/// than stopping the games.
+pub struct PositionsFile {
+    writer: Mutex<BufWriter<File>>,
+    failed: AtomicBool,
+}
+
+impl PositionsFile {
+    /// Opens `path` to append to it (creating it if need be).
+    pub fn append(path: &Path) -> Result<PositionsFile, String> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open {} to record positions: {e}", path.display()))?;
+        Ok(PositionsFile {
+            writer: Mutex::new(BufWriter::new(file)),
+            failed: AtomicBool::new(false),
+        })
+    }
+
+    /// Appends one game's lines (a [`Recorder`]).
+    pub fn record(&self, lines: &[String]) {
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        if !lines.iter().all(|l| writeln!(w, "{l}").is_ok()) {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Flushes the file; an error if any write failed.
+    pub fn finish(self) -> Result<(), String> {
+        let mut w = self.writer.into_inner().unwrap_or_else(|e| e.into_inner());
+        if w.flush().is_err() || self.failed.into_inner() {
+            return Err("writing the positions failed; the file may be incomplete".into());
+        }
+        Ok(())
+    }
+}
 
 /// What `run` would refuse, found before anything is started or written: unknown
 /// evaluations, a bad board or variant, or recording a game that has no training data.

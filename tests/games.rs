@@ -146,6 +146,48 @@ fn match_referees_two_in_process_agents_in_any_game() {
 }
 
 #[test]
+fn tournament_of_in_process_agents_in_the_toy_game() {
+    let results = std::env::temp_dir().join(format!("ggp-walk-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&results);
+    let out = stdout_of(&[
+        "tournament",
+        "--game",
+        "walk",
+        "--player",
+        "a=agent:alphabeta",
+        "--player",
+        "b=agent:random",
+        "--sizes",
+        "40",
+        "--games",
+        "10",
+        "--results",
+        results.to_str().unwrap(),
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("player       opponent     condition"),
+        "{out}"
+    );
+    // a b all games +win =draw -loss score ...
+    let row: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(row[..4], ["a", "b", "all", "10"], "{out}");
+    let score: f64 = row[7].trim_end_matches('%').parse().unwrap();
+    assert!(score > 50.0, "the searcher beats the random mover: {out}");
+    assert!(
+        lines[2].starts_with("referee overhead per move: median "),
+        "{out}"
+    );
+    let saved = std::fs::read_to_string(&results).unwrap();
+    assert_eq!(saved.lines().count(), 10, "{saved}");
+    assert!(
+        saved.lines().all(|l| l.contains(r#""size":"40""#)),
+        "{saved}"
+    );
+    let _ = std::fs::remove_file(&results);
+}
+
+#[test]
 fn bad_game_arguments_get_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (
@@ -194,6 +236,42 @@ fn bad_game_arguments_get_one_clear_line() {
                 "http://127.0.0.1:9",
             ],
             "walk has no GGP rules",
+        ),
+        (
+            &[
+                "tournament",
+                "--game",
+                "walk",
+                "--player",
+                "a=http://127.0.0.1:9",
+                "--player",
+                "b=http://127.0.0.1:9",
+            ],
+            "walk has no GGP rules",
+        ),
+        (
+            &[
+                "tournament",
+                "--player",
+                "a=agent:random",
+                "--player",
+                "b=http://127.0.0.1:9",
+            ],
+            "cannot meet in one tournament",
+        ),
+        (
+            &[
+                "tournament",
+                "--game",
+                "walk",
+                "--sizes",
+                "5x5",
+                "--player",
+                "a=agent:random",
+                "--player",
+                "b=agent:random",
+            ],
+            "is not a Walk board",
         ),
     ];
     for (args, needle) in cases {

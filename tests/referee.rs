@@ -5,11 +5,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use ggp_player::games::breakthrough::gdl::breakthrough_rules;
-use ggp_player::games::breakthrough::{Board, BoardSize, MoveList};
+use ggp_player::games::breakthrough::spec::Breakthrough;
+use ggp_player::games::breakthrough::{Board, MoveList};
 use ggp_player::referee::dialect::Dialect;
-use ggp_player::referee::game::{FaultKind, MatchRecord, MatchSpec, play_match};
+use ggp_player::referee::ggp_match::{GgpGame, MatchSpec};
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
+use ggp_player::referee::record::{FaultKind, MatchRecord};
 use ggp_player::sexpr::Sexpr;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -18,18 +19,30 @@ fn engine(args: &str) -> PlayerSpec {
     PlayerSpec::Command(format!("{} serve {args}", env!("CARGO_BIN_EXE_ggp-player")))
 }
 
-fn spec(size: &str, addrs: [String; 2], dialect: Dialect, play_clock: u64) -> MatchSpec {
-    let size: BoardSize = size.parse().unwrap();
-    MatchSpec {
+/// Breakthrough on `size` over GGP, refereed by the engine, between `addrs`.
+async fn play_match(
+    size: &str,
+    addrs: [String; 2],
+    dialect: Dialect,
+    play_clock: u64,
+) -> MatchRecord {
+    let game = GgpGame::of::<Breakthrough>(size, None).unwrap();
+    assert!(
+        game.reasoner().is_none(),
+        "the engine referees Breakthrough"
+    );
+    let spec = MatchSpec {
         id: format!("test-{size}-{dialect:?}"),
-        size,
-        rules: Sexpr::parse_all(&breakthrough_rules(size)).unwrap(),
         addrs,
         names: ["white-player".into(), "black-player".into()],
         start_clock: 5,
         play_clock,
         dialect,
-    }
+    };
+    let record = game.play(&spec).await;
+    assert_eq!(record.size, size);
+    assert_eq!(record.roles, ["white", "black"]);
+    record
 }
 
 /// Replays a record's moves on a fresh board: every move legal, the result right.
@@ -68,13 +81,13 @@ async fn matches_between_real_servers_in_both_dialects() {
         (Dialect::Dresden, "5x5"),
         (Dialect::Dresden, "3x5"),
     ] {
-        let s = spec(
+        let record = play_match(
             size,
             [alphabeta.addr.clone(), random.addr.clone()],
             dialect,
             1,
-        );
-        let record = play_match(&s).await;
+        )
+        .await;
         assert!(record.faults.is_empty(), "{dialect:?}: {:?}", record.faults);
         check_record(&record, size);
         if size == "5x5" {
@@ -153,8 +166,7 @@ async fn misbehaving_players_lose_their_moves_but_the_match_goes_on() {
         (")(garbage", 0),
     ])
     .await;
-    let s = spec("3x5", [random.addr.clone(), broken], Dialect::GgpBase, 1);
-    let record = play_match(&s).await;
+    let record = play_match("3x5", [random.addr.clone(), broken], Dialect::GgpBase, 1).await;
     check_record(&record, "3x5");
     assert!(
         plays.load(Ordering::SeqCst) >= 6,
@@ -185,8 +197,7 @@ async fn misbehaving_players_lose_their_moves_but_the_match_goes_on() {
         .local_addr()
         .unwrap()
         .to_string();
-    let s = spec("3x5", [closed, random.addr.clone()], Dialect::Dresden, 1);
-    let record = play_match(&s).await;
+    let record = play_match("3x5", [closed, random.addr.clone()], Dialect::Dresden, 1).await;
     check_record(&record, "3x5");
     assert!(
         record

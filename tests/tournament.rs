@@ -1,14 +1,17 @@
 //! Tournaments: results written as each match ends, refusal to mix runs, resuming
-//! exactly the missing games, and an SPRT that stops the run once decided.
+//! exactly the missing games, an SPRT that stops the run once decided, and tournaments
+//! of in-process agents in any game.
 
 use std::path::PathBuf;
 
-use ggp_player::games::breakthrough::gdl::breakthrough_rules;
+use ggp_player::games::breakthrough::spec::Breakthrough;
+use ggp_player::games::walk::spec::WalkSpec;
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::players::PlayerSpec;
 use ggp_player::referee::stats::{Sprt, Verdict};
-use ggp_player::referee::tournament::{self, Entrant, Format, TournamentConfig, TournamentError};
-use ggp_player::sexpr::Sexpr;
+use ggp_player::referee::tournament::{
+    self, Arena, Entrant, Format, TournamentConfig, TournamentError,
+};
 
 fn random_player(name: &str, seed: u64) -> Entrant {
     Entrant {
@@ -24,7 +27,6 @@ fn config(results: PathBuf, games: u32) -> TournamentConfig {
     TournamentConfig {
         entrants: vec![random_player("a", 1), random_player("b", 2)],
         format: Format::RoundRobin,
-        sizes: vec!["3x5".parse().unwrap(), "4x5".parse().unwrap()],
         play_clocks: vec![1],
         start_clock: 1,
         games,
@@ -34,12 +36,12 @@ fn config(results: PathBuf, games: u32) -> TournamentConfig {
         resume: false,
         sprt: None,
         progress: false,
-        game: None,
     }
 }
 
-fn rules(size: ggp_player::games::breakthrough::BoardSize) -> Vec<Sexpr> {
-    Sexpr::parse_all(&breakthrough_rules(size)).unwrap()
+/// Breakthrough on 3x5 and 4x5 between GGP players.
+fn sizes() -> Arena {
+    Arena::ggp::<Breakthrough>(&["3x5".into(), "4x5".into()]).unwrap()
 }
 
 fn temp_file(name: &str) -> PathBuf {
@@ -51,7 +53,7 @@ fn temp_file(name: &str) -> PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn results_are_saved_and_a_resumed_run_plays_only_the_missing_games() {
     let path = temp_file("resume.jsonl");
-    let first = tournament::run(&config(path.clone(), 2), rules)
+    let first = tournament::run(&config(path.clone(), 2), &sizes())
         .await
         .unwrap();
     assert_eq!(first.records.len(), 4, "2 games x 2 sizes");
@@ -71,14 +73,14 @@ async fn results_are_saved_and_a_resumed_run_plays_only_the_missing_games() {
     }
 
     // The same file again without --resume: refused, nothing written.
-    let again = tournament::run(&config(path.clone(), 2), rules).await;
+    let again = tournament::run(&config(path.clone(), 2), &sizes()).await;
     assert!(matches!(again, Err(TournamentError::Config(ref m)) if m.contains("--resume")));
     assert_eq!(tournament::read_results(&path).unwrap().len(), 4);
 
     // Resumed with more games: only the 4 missing ones are played.
     let mut more = config(path.clone(), 4);
     more.resume = true;
-    let resumed = tournament::run(&more, rules).await.unwrap();
+    let resumed = tournament::run(&more, &sizes()).await.unwrap();
     let saved = tournament::read_results(&path).unwrap();
     assert_eq!(saved.len(), 8);
     assert_eq!(resumed.records, saved);
@@ -95,7 +97,7 @@ async fn results_are_saved_and_a_resumed_run_plays_only_the_missing_games() {
     let mut broken = config(path.clone(), 1);
     broken.resume = true;
     assert!(matches!(
-        tournament::run(&broken, rules).await,
+        tournament::run(&broken, &sizes()).await,
         Err(TournamentError::Results { .. })
     ));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "not json\n");
@@ -114,7 +116,7 @@ async fn an_sprt_stops_the_tournament_once_decided() {
         alpha: 0.45,
         beta: 0.45,
     });
-    let outcome = tournament::run(&c, rules).await.unwrap();
+    let outcome = tournament::run(&c, &sizes()).await.unwrap();
     let verdict = outcome.verdict.unwrap();
     assert_ne!(verdict, Verdict::Continue);
     assert!(
@@ -134,14 +136,134 @@ async fn bad_configurations_are_refused() {
     let mut c = config(temp_file("bad.jsonl"), 2);
     c.entrants.truncate(1);
     assert!(matches!(
-        tournament::run(&c, rules).await,
+        tournament::run(&c, &sizes()).await,
         Err(TournamentError::Config(_))
     ));
     let mut c = config(temp_file("bad.jsonl"), 2);
     c.entrants[1].name = "a".into();
     assert!(
-        matches!(tournament::run(&c, rules).await, Err(TournamentError::Config(m)) if m.contains("two players are named a"))
+        matches!(tournament::run(&c, &sizes()).await, Err(TournamentError::Config(m)) if m.contains("two players are named a"))
     );
     assert!(Entrant::parse("no-equals-sign").is_err());
     assert!(Entrant::parse("two words=http://127.0.0.1:1").is_err());
+}
+
+fn agent(name: &str, spec: &str) -> Entrant {
+    Entrant::parse(&format!("{name}={spec}")).unwrap()
+}
+
+fn agents_config(results: PathBuf, games: u32) -> TournamentConfig {
+    TournamentConfig {
+        entrants: vec![agent("a", "agent:alphabeta"), agent("b", "agent:random")],
+        ..config(results, games)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_process_agents_play_a_tournament_of_the_toy_game() {
+    let path = temp_file("walk.jsonl");
+    let arena = Arena::native::<WalkSpec>(&["40".into(), "star300".into()], 1000).unwrap();
+    let outcome = tournament::run(&agents_config(path.clone(), 6), &arena)
+        .await
+        .unwrap();
+    assert_eq!(outcome.records.len(), 12, "6 games x 2 sizes");
+    assert_eq!(tournament::read_results(&path).unwrap(), outcome.records);
+    for r in &outcome.records {
+        assert!(r.faults.is_empty(), "{r:?}");
+        assert_eq!((r.dialect, r.start_clock, r.play_clock), (None, 0, 1));
+        assert_eq!(r.roles, ["white", "black"]);
+        assert_eq!(r.moves.len(), r.move_us.len());
+        assert!(
+            r.moves.iter().all(|m| m.contains('-') || m == "pass"),
+            "{r:?}"
+        );
+    }
+    let score = |name| -> f64 {
+        outcome
+            .records
+            .iter()
+            .filter_map(|r| r.score_of(name))
+            .sum()
+    };
+    assert!(
+        score("a") > score("b"),
+        "the searcher beats the random mover"
+    );
+    let rows = tournament::table(&outcome.records, &["a".into(), "b".into()]);
+    let conditions: Vec<&str> = rows.iter().map(|r| r.condition.as_str()).collect();
+    assert_eq!(conditions, ["all", "40 1s", "star300 1s"]);
+
+    // Resumed with more games: only the missing ones are played, in-process too.
+    let mut more = agents_config(path.clone(), 7);
+    more.resume = true;
+    let resumed = tournament::run(&more, &arena).await.unwrap();
+    assert_eq!(resumed.records.len(), 14);
+    assert_eq!(tournament::read_results(&path).unwrap().len(), 14);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_process_agents_play_a_breakthrough_tournament() {
+    let path = temp_file("bt-native.jsonl");
+    let arena = Arena::native::<Breakthrough>(&["3x5".into(), "4x5".into()], 1000).unwrap();
+    let outcome = tournament::run(&agents_config(path.clone(), 2), &arena)
+        .await
+        .unwrap();
+    assert_eq!(outcome.records.len(), 4, "2 games x 2 sizes");
+    for r in &outcome.records {
+        assert!(r.faults.is_empty(), "{r:?}");
+        assert!(r.moves[0].starts_with("(move "), "{r:?}");
+        // The searcher never loses: these boards are draws it can hold.
+        assert!(r.score_of("a").unwrap() >= 0.5, "{r:?}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn agents_and_ggp_players_do_not_meet_and_games_without_gdl_need_agents() {
+    let mixed = [agent("a", "agent:random"), random_player("b", 1)];
+    let err = Arena::choose("breakthrough", None, &[], 1000, &mixed)
+        .err()
+        .unwrap();
+    assert!(err.contains("cannot meet"), "{err}");
+    let ggp = [random_player("a", 1), random_player("b", 2)];
+    let err = Arena::choose("walk", None, &[], 1000, &ggp).err().unwrap();
+    assert!(err.starts_with("walk has no GGP rules"), "{err}");
+    let agents = [agent("a", "agent:random"), agent("b", "agent:random")];
+    let err = Arena::choose("walk", None, &["8x8".into()], 1000, &agents)
+        .err()
+        .unwrap();
+    assert!(err.contains("is not a Walk board"), "{err}");
+    // The game's own default sizes: 5x5 for a Breakthrough tournament, 40 for Walk.
+    let sizes = |game| {
+        Arena::choose(game, None, &[], 1000, &agents)
+            .unwrap()
+            .conditions()
+    };
+    assert_eq!(sizes("breakthrough"), ["5x5"]);
+    assert_eq!(sizes("walk"), ["40"]);
+    assert_eq!(
+        Arena::choose("breakthrough", None, &["6x6".into()], 1000, &ggp)
+            .unwrap()
+            .conditions(),
+        ["6x6"]
+    );
+}
+
+#[test]
+fn results_written_before_in_process_matches_read_and_write_back_the_same() {
+    // A line of a results file written by the referee before it named no game.
+    let line = r#"{"id":"ref-1795502875270-0","size":"5x5","white":"a","black":"b","dialect":"ggp-base","start_clock":5,"play_clock":1,"moves":["(move 1 2 1 3)","(move 3 4 3 3)","(move 1 3 2 4)","(move 4 4 4 3)","(move 2 2 2 3)","(move 5 4 5 3)","(move 4 2 3 3)","(move 4 3 5 2)","(move 2 4 1 5)"],"faults":[],"goals":[100,0],"duration_ms":3,"move_us":[181,192,133,186,139,139,118,180,122],"referee_overhead_us":18,"roles":["white","black"]}"#;
+    // And one from before records named the roles.
+    let older = r#"{"id":"x","size":"8x8","white":"b","black":"a","dialect":"dresden","start_clock":5,"play_clock":1,"moves":[],"faults":[{"ply":3,"role":"white","kind":"late","detail":"slow"}],"goals":[50,50],"duration_ms":3,"move_us":[],"referee_overhead_us":18}"#;
+    let path = temp_file("old.jsonl");
+    std::fs::write(&path, format!("{line}\n{older}\n")).unwrap();
+    let records = tournament::read_results(&path).unwrap();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0].dialect, Some(Dialect::GgpBase));
+    assert_eq!(serde_json::to_string(&records[0]).unwrap(), line);
+    assert_eq!(serde_json::to_string(&records[1]).unwrap(), older);
+    assert_eq!(records[1].faults_of("b"), 1);
+    assert_eq!(records[1].verdict(), "draw");
+    let _ = std::fs::remove_file(&path);
 }

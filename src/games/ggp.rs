@@ -3,7 +3,9 @@
 //! a game that does (by the rules' structure, whatever their symbols are called) and
 //! whose engine the reasoner confirms gives the player a [`GgpRules`]: the start
 //! position, the roles, and the translation between the rules' move terms and the
-//! engine's moves. No HTTP here, and nothing of the player's.
+//! engine's moves. The referee uses the same translation for the rules it sends
+//! ([`super::GameSpec::ggp_notation`]), so that every reply is checked by the engine
+//! (microseconds a move) rather than by the reasoner. No HTTP here.
 
 use std::sync::Arc;
 
@@ -31,6 +33,9 @@ pub trait GgpRules: Send + Sync {
     ) -> Result<<Self::Game as Game>::Move, String>;
     /// The move as the rules write it.
     fn move_term(&self, position: &Self::Game, m: <Self::Game as Game>::Move) -> Sexpr;
+    /// What a controller plays for a side whose move is missing or illegal: its first
+    /// legal move in the rules' own order (Dresden's choice), not the engine's.
+    fn substitute(&self, position: &Self::Game) -> Option<<Self::Game as Game>::Move>;
 }
 
 /// What a game makes of the rules sent in START.

@@ -9,10 +9,12 @@ pub mod breakthrough;
 pub mod ggp;
 pub mod walk;
 
+use std::sync::Arc;
+
 use crate::game::{Evaluator, Game};
 use crate::gdl::{Gdl, GdlError};
 use crate::sexpr::Sexpr;
-use ggp::Recognition;
+use ggp::{GgpRules, Recognition};
 
 /// A game as the tools see it: its name, its start positions, its evaluations and its
 /// benchmark positions.
@@ -26,6 +28,9 @@ pub trait GameSpec: 'static {
     const SIZES: &'static str;
     /// The board size used when none is given.
     const DEFAULT_SIZE: &'static str;
+    /// The board size a tournament plays when given none (small boards make many quick
+    /// games).
+    const TOURNAMENT_SIZE: &'static str = Self::DEFAULT_SIZE;
     /// The variants of the rules, the default first (one entry for a game without any).
     const VARIANTS: &'static [&'static str];
     /// The players' names, the one that moves first from the start first.
@@ -58,6 +63,16 @@ pub trait GameSpec: 'static {
     /// `tune`), when the game has an evaluation to fit. `first_score` is the score (1,
     /// 0.5, 0) of the side that moved first from the start; `game` the game's number.
     fn training_line(_position: &Self::Game, _first_score: f64, _game: u64) -> Option<String> {
+        None
+    }
+    /// The GDL rules sent to GGP players for a board of `size` under `variant`, or `None`
+    /// for a game without GDL (its matches are between in-process agents).
+    fn ggp_rules(_size: &str, _variant: &str) -> Option<Result<Vec<Sexpr>, String>> {
+        None
+    }
+    /// How the engine reads the move terms of `rules` (from [`GameSpec::ggp_rules`]), so
+    /// that the referee checks moves with the engine; `None` leaves it to the reasoner.
+    fn ggp_notation(_rules: &[Sexpr]) -> Option<Arc<dyn GgpRules<Game = Self::Game>>> {
         None
     }
 }

@@ -25,12 +25,14 @@ mod eval;
 mod hash;
 mod plan;
 mod prover;
+mod random;
 mod rules;
 mod strata;
 mod table;
 mod term;
 
 pub use error::GdlError;
+pub use random::RandomGame;
 pub use term::Term;
 
 use prover::{Program, Query};

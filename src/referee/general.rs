@@ -10,10 +10,8 @@ use serde::{Deserialize, Serialize};
 use tracing::info;
 
 use super::dialect::Dialect;
-use super::game::{
-    Clocks, Fault, FaultKind, MatchRecord, classify, exchange_all, fault, log_faults, start_all,
-    stop_all,
-};
+use super::ggp::{Clocks, classify, exchange_all, fault, log_faults, start_all, stop_all};
+use super::record::{Fault, FaultKind, MatchRecord};
 use crate::gdl::{Gdl, Term};
 use crate::sexpr::Sexpr;
 
@@ -37,6 +35,21 @@ pub struct GdlMatchSpec {
     pub start_clock: u64,
     pub play_clock: u64,
     pub dialect: Dialect,
+}
+
+impl GdlMatchSpec {
+    /// The line `match` prints before the match starts.
+    pub fn header(&self) -> String {
+        format!(
+            "match {} of {}: players {}; start clock {} s, play clock {} s, {:?} dialect",
+            self.id,
+            self.game,
+            self.names.join(" "),
+            self.start_clock,
+            self.play_clock,
+            self.dialect
+        )
+    }
 }
 
 /// The record of a finished match of a GDL game.
@@ -77,7 +90,7 @@ impl GdlRecord {
             size: self.game.clone(),
             white: white.clone(),
             black: black.clone(),
-            dialect: self.dialect,
+            dialect: Some(self.dialect),
             start_clock: self.start_clock,
             play_clock: self.play_clock,
             moves: self.moves.clone(),

@@ -1,13 +1,17 @@
 //! The referee: a GGP game manager that drives players over HTTP as the real
-//! controllers do, validates every move, and runs tournaments with statistics.
-//! Breakthrough is refereed with the bitboard engine ([`game`]), any other GDL game with
-//! the reasoner ([`general`]).
+//! controllers do, validates every move, and runs tournaments with statistics. It names
+//! no game: a game's engine checks the moves of the rules it reads ([`ggp_match`]), the
+//! reasoner those of any other GDL ([`general`]), and in-process agents play any
+//! registered game without HTTP ([`native`]).
 
 pub mod client;
 pub mod dialect;
-pub mod game;
 pub mod general;
+pub mod ggp;
+pub mod ggp_match;
 pub mod native;
 pub mod players;
+pub mod record;
+pub mod report;
 pub mod stats;
 pub mod tournament;

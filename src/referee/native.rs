@@ -2,10 +2,13 @@
 //! The referee still trusts nothing: every move is checked against the legal moves and
 //! timed against the play clock, and a side that fails either loses the game.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::record::{self, FaultKind, MatchRecord};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
+use crate::games::{self, GameSpec};
 use crate::search::{Limits, clock};
 
 /// Kept back from the play clock when an agent is told its deadline: what it takes to
@@ -88,6 +91,27 @@ pub struct NativeRecord {
     pub fault: Option<(usize, Fault)>,
     /// Stopped at the ply cap before the game ended (scored a draw).
     pub capped: bool,
+    /// Median time per ply spent by the referee itself (not waiting for an agent), in
+    /// microseconds.
+    pub overhead_us: u64,
+}
+
+/// The line `match` prints before an in-process match of `game` on `size` starts.
+pub fn header(
+    game: &str,
+    size: &str,
+    sides: [&str; 2],
+    agents: [AgentConfig; 2],
+    play_clock: Duration,
+) -> String {
+    format!(
+        "{game} match on {size}: {} {}, {} {}; play clock {} s, in-process",
+        sides[0],
+        agents[0],
+        sides[1],
+        agents[1],
+        play_clock.as_secs()
+    )
 }
 
 /// Plays `start` to the end between `agents` (the first moves first), each move within
@@ -106,11 +130,14 @@ pub fn play<G: Game>(
         scores: [0.5, 0.5],
         fault: None,
         capped: false,
+        overhead_us: 0,
     };
+    let mut overheads = Vec::new();
     let mut earlier = Vec::new();
     let mut list = G::MoveList::default();
     for ply in 0..max_plies as usize {
         let side = ply % 2;
+        let ply_start = Instant::now();
         if let Some(outcome) = game::result(&position) {
             let mover = match outcome {
                 Outcome::Win => 1.0,
@@ -119,7 +146,7 @@ pub fn play<G: Game>(
             };
             record.scores[side] = mover;
             record.scores[1 - side] = 1.0 - mover;
-            return record;
+            return record.with_overhead(overheads);
         }
         let began = Instant::now();
         let limits = Limits::until(clock::move_time(began, play_clock, MARGIN).search_until);
@@ -144,11 +171,12 @@ pub fn play<G: Game>(
                 None
             }
         };
+        overheads.push(ply_start.elapsed().saturating_sub(took));
         if let Some(fault) = fault {
             record.scores[side] = 0.0;
             record.scores[1 - side] = 1.0;
             record.fault = Some((side, fault));
-            return record;
+            return record.with_overhead(overheads);
         }
     }
     record.capped = game::result(&position).is_none();
@@ -163,7 +191,99 @@ pub fn play<G: Game>(
         record.scores[side] = mover;
         record.scores[1 - side] = 1.0 - mover;
     }
-    record
+    record.with_overhead(overheads)
+}
+
+impl NativeRecord {
+    fn with_overhead(mut self, mut overheads: Vec<Duration>) -> NativeRecord {
+        overheads.sort_unstable();
+        self.overhead_us = overheads
+            .get(overheads.len() / 2)
+            .map_or(0, |d| d.as_micros() as u64);
+        self
+    }
+}
+
+/// One registered game's in-process matches with the game's type out of sight: what a
+/// tournament between agents plays.
+#[derive(Clone)]
+pub struct NativeGames {
+    /// The game's sides, the one that moves first first.
+    pub sides: [&'static str; 2],
+    /// The board sizes, as the game writes them.
+    pub sizes: Vec<String>,
+    play: Arc<PlayFn>,
+}
+
+/// Plays the start position of the board size numbered `size` between two agents.
+type PlayFn = dyn Fn(usize, [AgentConfig; 2], Duration) -> NativeRecord + Send + Sync;
+
+impl NativeGames {
+    /// Game `S` on each of `sizes` under `variant` (the game's first if `None`); a game
+    /// longer than `max_plies` is a draw.
+    pub fn new<S: GameSpec>(
+        sizes: &[String],
+        variant: Option<&str>,
+        max_plies: u32,
+    ) -> Result<NativeGames, String> {
+        let starts = sizes
+            .iter()
+            .map(|size| games::start::<S>(Some(size), variant))
+            .collect::<Result<Vec<S::Game>, String>>()?;
+        let play = move |size: usize, agents: [AgentConfig; 2], clock: Duration| {
+            let [mut first, mut second] = agents.map(Agent::<S::Game>::new::<S>);
+            play(&starts[size], [&mut first, &mut second], clock, max_plies)
+        };
+        Ok(NativeGames {
+            sides: S::SIDES,
+            sizes: sizes.to_vec(),
+            play: Arc::new(play),
+        })
+    }
+
+    /// One match on the board size numbered `size`: `names` are the players of `agents`,
+    /// the first moving first. Blocks until the game ends.
+    pub fn play_match(
+        &self,
+        id: String,
+        size: usize,
+        names: [String; 2],
+        agents: [AgentConfig; 2],
+        play_clock: u64,
+    ) -> MatchRecord {
+        let began = Instant::now();
+        let r = (self.play)(size, agents, Duration::from_secs(play_clock));
+        let faults = r.fault.iter().map(|(side, f)| {
+            let (kind, detail) = match f {
+                Fault::NoMove => (FaultKind::NoMove, "no move".to_owned()),
+                Fault::Illegal(m) => (FaultKind::Illegal, m.clone()),
+                Fault::Late { ms } => (FaultKind::Late, format!("took {ms} ms")),
+            };
+            record::Fault {
+                ply: r.moves.len() as u32,
+                role: self.sides[*side].to_owned(),
+                kind,
+                detail,
+            }
+        });
+        let [white, black] = names;
+        MatchRecord {
+            id,
+            size: self.sizes[size].clone(),
+            white,
+            black,
+            dialect: None,
+            start_clock: 0,
+            play_clock,
+            faults: faults.collect(),
+            goals: r.scores.map(|s| (s * 100.0).round() as u8),
+            duration_ms: began.elapsed().as_millis() as u64,
+            move_us: r.move_us,
+            referee_overhead_us: r.overhead_us,
+            roles: self.sides.map(str::to_owned).to_vec(),
+            moves: r.moves,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -67,6 +67,16 @@ impl RunningPlayer {
         }
     }
 
+    /// Connects to, or starts, each player in turn; those already started are stopped
+    /// if one fails.
+    pub async fn start_all(specs: &[PlayerSpec]) -> Result<Vec<RunningPlayer>, String> {
+        let mut players = Vec::with_capacity(specs.len());
+        for spec in specs {
+            players.push(RunningPlayer::start(spec).await?);
+        }
+        Ok(players)
+    }
+
     /// Stops a started player (a URL player is left alone).
     pub async fn stop(mut self) {
         if let Some(mut child) = self.child.take() {

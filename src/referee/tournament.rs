@@ -1,7 +1,9 @@
-//! Tournaments: many matches between named players over several board sizes and
-//! play clocks, each pairing with both colours, several at once, every finished
-//! match appended to a results file at once so that nothing is lost and an
-//! interrupted tournament can be resumed.
+//! Tournaments: many matches between named players over several conditions (a game's
+//! board sizes, or a rules file) and play clocks, each pairing with both colours,
+//! several at once, every finished match appended to a results file at once so that
+//! nothing is lost and an interrupted tournament can be resumed. The players are GGP
+//! players refereed over HTTP, or in-process agents of any registered game ([`Arena`]);
+//! the results, the table and the statistics are the same for both.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -15,13 +17,13 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use super::dialect::Dialect;
-use super::game::{MatchRecord, MatchSpec, play_match};
-use super::general::{GdlMatchSpec, play_gdl_match};
+use super::ggp_match::{GgpGame, MatchSpec};
+use super::native::NativeGames;
 use super::players::{PlayerSpec, RunningPlayer};
+use super::record::MatchRecord;
 use super::stats::{Sprt, Verdict, Wdl};
-use crate::games::breakthrough::BoardSize;
-use crate::gdl::Gdl;
-use crate::sexpr::Sexpr;
+use crate::agent::AgentConfig;
+use crate::games::{self, GameSpec};
 
 #[derive(Clone, Debug)]
 pub struct Entrant {
@@ -30,7 +32,8 @@ pub struct Entrant {
 }
 
 impl Entrant {
-    /// `NAME=URL-or-command`, e.g. `rand=ggp-player serve --agent random`.
+    /// `NAME=URL-or-command` (e.g. `rand=ggp-player serve --agent random`), or
+    /// `NAME=agent:KIND` for an in-process agent.
     pub fn parse(s: &str) -> Result<Entrant, String> {
         let (name, spec) = s
             .split_once('=')
@@ -43,6 +46,13 @@ impl Entrant {
             name: name.to_string(),
             spec: PlayerSpec::parse(spec)?,
         })
+    }
+
+    fn agent(&self) -> Option<AgentConfig> {
+        match self.spec {
+            PlayerSpec::Agent(config) => Some(config),
+            _ => None,
+        }
     }
 }
 
@@ -58,10 +68,9 @@ pub enum Format {
 pub struct TournamentConfig {
     pub entrants: Vec<Entrant>,
     pub format: Format,
-    pub sizes: Vec<BoardSize>,
     pub play_clocks: Vec<u64>,
     pub start_clock: u64,
-    /// Games per pairing, size and play clock; colours alternate.
+    /// Games per pairing, condition and play clock; colours alternate.
     pub games: u32,
     pub concurrency: usize,
     pub dialect: Dialect,
@@ -69,26 +78,108 @@ pub struct TournamentConfig {
     pub resume: bool,
     pub sprt: Option<Sprt>,
     pub progress: bool,
-    /// A two-player GDL game to play instead of Breakthrough (refereed by the reasoner;
-    /// `sizes` then only needs one entry, which is ignored).
-    pub game: Option<GdlGame>,
 }
 
-/// A GDL game for a tournament: its name (the condition in the results) and rules.
-#[derive(Clone, Debug)]
-pub struct GdlGame {
-    pub name: String,
-    pub rules: Vec<Sexpr>,
-    pub gdl: Arc<Gdl>,
+/// What a tournament's matches are played in: one game per condition (board size, or
+/// rules file), and how a match of it is played.
+#[derive(Clone)]
+pub enum Arena {
+    /// GGP players (URLs or commands), started once for the whole tournament; every
+    /// match refereed over HTTP.
+    Ggp(Vec<GgpGame>),
+    /// In-process agents (`agent:...`) of a registered game; every match on a blocking
+    /// thread of its own.
+    Native(NativeGames),
 }
 
-impl TournamentConfig {
-    /// The condition a game is recorded under: the board size, or the GDL game's name.
-    fn condition(&self, size: BoardSize) -> String {
-        match &self.game {
-            Some(game) => game.name.clone(),
-            None => size.to_string(),
+/// Refused: in-process agents and GGP players in one tournament.
+const MIXED: &str = "in-process agents (agent:...) and GGP players cannot meet in one tournament: \
+                     an agent plays only against another agent, without HTTP; give every player \
+                     as agent:... or none";
+
+impl Arena {
+    /// Game `S` on each of `sizes` between GGP players, over the rules the game sends.
+    pub fn ggp<S: GameSpec>(sizes: &[String]) -> Result<Arena, String> {
+        let games = sizes.iter().map(|size| GgpGame::of::<S>(size, None));
+        Ok(Arena::Ggp(games.collect::<Result<_, _>>()?))
+    }
+
+    /// Game `S` on each of `sizes` between in-process agents; a game longer than
+    /// `max_plies` is a draw.
+    pub fn native<S: GameSpec>(sizes: &[String], max_plies: u32) -> Result<Arena, String> {
+        Ok(Arena::Native(NativeGames::new::<S>(
+            sizes, None, max_plies,
+        )?))
+    }
+
+    /// The arena `entrants` play in: in-process agents play the registered game called
+    /// `game` itself; GGP players its GDL rules, or those of the file `rules`. `sizes`
+    /// (the game's tournament size if empty; ignored with `rules`) are the conditions.
+    pub fn choose(
+        game: &str,
+        rules: Option<&Path>,
+        sizes: &[String],
+        max_plies: u32,
+        entrants: &[Entrant],
+    ) -> Result<Arena, String> {
+        let in_process = in_process(entrants)?;
+        if let Some(path) = rules {
+            if in_process {
+                return Err("in-process agents (agent:...) play registered games (--game), not a GDL file's rules".into());
+            }
+            return Ok(Arena::Ggp(vec![GgpGame::from_file(path)?]));
         }
+        let chooser = Chooser {
+            sizes: sizes.to_vec(),
+            max_plies,
+            in_process,
+        };
+        games::dispatch(game, chooser).map_err(|e| e.to_string())?
+    }
+
+    /// The conditions, as the records name them.
+    pub fn conditions(&self) -> Vec<String> {
+        match self {
+            Arena::Ggp(games) => games.iter().map(|g| g.condition.clone()).collect(),
+            Arena::Native(native) => native.sizes.clone(),
+        }
+    }
+}
+
+/// Whether the entrants are all in-process agents (or else all GGP players).
+fn in_process(entrants: &[Entrant]) -> Result<bool, String> {
+    let agents = entrants.iter().filter(|e| e.agent().is_some()).count();
+    if agents > 0 && agents < entrants.len() {
+        return Err(MIXED.to_owned());
+    }
+    Ok(agents > 0)
+}
+
+/// [`Arena::choose`] for one registered game.
+struct Chooser {
+    sizes: Vec<String>,
+    max_plies: u32,
+    in_process: bool,
+}
+
+impl games::Tool for Chooser {
+    type Output = Result<Arena, String>;
+    fn run<S: GameSpec>(self) -> Result<Arena, String> {
+        let sizes = if self.sizes.is_empty() {
+            vec![S::TOURNAMENT_SIZE.to_owned()]
+        } else {
+            self.sizes
+        };
+        if self.in_process {
+            return Arena::native::<S>(&sizes, self.max_plies);
+        }
+        if S::ggp_rules(S::DEFAULT_SIZE, S::VARIANTS[0]).is_none() {
+            return Err(format!(
+                "{} has no GGP rules: its players must be in-process agents, e.g. --player a=agent:alphabeta --player b=agent:random",
+                S::NAME
+            ));
+        }
+        Arena::ggp::<S>(&sizes)
     }
 }
 
@@ -97,7 +188,8 @@ impl TournamentConfig {
 struct Game {
     white: usize,
     black: usize,
-    size: BoardSize,
+    /// The condition's number in the arena.
+    condition: usize,
     play_clock: u64,
 }
 
@@ -120,9 +212,9 @@ pub struct Outcome {
     pub interrupted: bool,
 }
 
-/// The full schedule, interleaved so that any prefix is balanced across sizes,
+/// The full schedule, interleaved so that any prefix is balanced across conditions,
 /// clocks, pairings and colours.
-fn schedule(config: &TournamentConfig) -> Vec<Game> {
+fn schedule(config: &TournamentConfig, conditions: usize) -> Vec<Game> {
     let n = config.entrants.len();
     let pairs: Vec<(usize, usize)> = match config.format {
         Format::RoundRobin => (0..n)
@@ -132,14 +224,14 @@ fn schedule(config: &TournamentConfig) -> Vec<Game> {
     };
     let mut games = Vec::new();
     for round in 0..config.games {
-        for &size in &config.sizes {
+        for condition in 0..conditions {
             for &play_clock in &config.play_clocks {
                 for &(a, b) in &pairs {
                     let (white, black) = if round % 2 == 0 { (a, b) } else { (b, a) };
                     games.push(Game {
                         white,
                         black,
-                        size,
+                        condition,
                         play_clock,
                     });
                 }
@@ -171,11 +263,8 @@ pub fn read_results(path: &Path) -> Result<Vec<MatchRecord>, TournamentError> {
     Ok(records)
 }
 
-/// Plays the tournament. `rules` gives the GDL sent for a board size.
-pub async fn run(
-    config: &TournamentConfig,
-    rules: impl Fn(BoardSize) -> Vec<Sexpr>,
-) -> Result<Outcome, TournamentError> {
+/// Plays the tournament in `arena`.
+pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, TournamentError> {
     let names: Vec<&str> = config.entrants.iter().map(|e| e.name.as_str()).collect();
     if names.len() < 2 {
         return Err(TournamentError::Config(
@@ -194,16 +283,31 @@ pub async fn run(
             "--sprt compares exactly two players".into(),
         ));
     }
-    if let Some(game) = &config.game
-        && game.gdl.roles().len() != 2
-    {
-        return Err(TournamentError::Config(format!(
-            "{} has {} roles: a tournament pairs two players",
-            game.name,
-            game.gdl.roles().len()
-        )));
+    let in_process = in_process(&config.entrants).map_err(TournamentError::Config)?;
+    match arena {
+        Arena::Ggp(games) => {
+            if in_process {
+                return Err(TournamentError::Config(
+                    "in-process agents (agent:...) play in their own arena, without HTTP".into(),
+                ));
+            }
+            if let Some(game) = games.iter().find(|g| g.roles().len() != 2) {
+                return Err(TournamentError::Config(format!(
+                    "{} has {} roles: a tournament pairs two players",
+                    game.condition,
+                    game.roles().len()
+                )));
+            }
+        }
+        Arena::Native(_) if !in_process => {
+            return Err(TournamentError::Config(
+                "GGP players need a game refereed over GGP, not in-process matches".into(),
+            ));
+        }
+        Arena::Native(_) => {}
     }
-    if config.games == 0 || config.sizes.is_empty() || config.play_clocks.is_empty() {
+    let conditions = arena.conditions();
+    if config.games == 0 || conditions.is_empty() || config.play_clocks.is_empty() {
         return Err(TournamentError::Config(
             "nothing to play: give games, sizes and play clocks".into(),
         ));
@@ -229,13 +333,13 @@ pub async fn run(
             ))
             .or_default() += 1;
     }
-    let todo: Vec<Game> = schedule(config)
+    let todo: Vec<Game> = schedule(config, conditions.len())
         .into_iter()
         .filter(|g| {
             let key = (
                 names[g.white].to_string(),
                 names[g.black].to_string(),
-                config.condition(g.size),
+                conditions[g.condition].clone(),
                 g.play_clock,
             );
             match done.get_mut(&key) {
@@ -258,13 +362,20 @@ pub async fn run(
         })?;
 
     let mut players = Vec::new();
-    for e in &config.entrants {
-        let p = RunningPlayer::start(&e.spec)
-            .await
-            .map_err(|m| TournamentError::Player(format!("{}: {m}", e.name)))?;
-        players.push(p);
+    if let Arena::Ggp(_) = arena {
+        for e in &config.entrants {
+            let p = RunningPlayer::start(&e.spec)
+                .await
+                .map_err(|m| TournamentError::Player(format!("{}: {m}", e.name)))?;
+            players.push(p);
+        }
     }
     let addrs: Vec<String> = players.iter().map(|p| p.addr.clone()).collect();
+    let agents: Vec<Option<AgentConfig>> = config.entrants.iter().map(Entrant::agent).collect();
+    let ggp_games: Vec<Arc<GgpGame>> = match arena {
+        Arena::Ggp(games) => games.iter().cloned().map(Arc::new).collect(),
+        Arena::Native(_) => Vec::new(),
+    };
 
     let bar = if config.progress {
         ProgressBar::new(todo.len() as u64)
@@ -305,40 +416,32 @@ pub async fn run(
                 .expect("semaphore open");
             let id = format!("ref-{stamp}-{n}");
             let pair = [g.white, g.black];
-            match &config.game {
-                None => {
+            let names = pair.map(|p| names[p].to_string());
+            match arena {
+                Arena::Ggp(_) => {
+                    let game = ggp_games[g.condition].clone();
                     let spec = MatchSpec {
                         id,
-                        size: g.size,
-                        rules: rules(g.size),
                         addrs: pair.map(|p| addrs[p].clone()),
-                        names: pair.map(|p| names[p].to_string()),
+                        names,
                         start_clock: config.start_clock,
                         play_clock: g.play_clock,
                         dialect: config.dialect,
                     };
                     running.spawn(async move {
-                        let record = play_match(&spec).await;
+                        let record = game.play(&spec).await;
                         drop(permit);
                         record
                     });
                 }
-                Some(game) => {
-                    let spec = GdlMatchSpec {
-                        id,
-                        game: game.name.clone(),
-                        rules: game.rules.clone(),
-                        gdl: game.gdl.clone(),
-                        addrs: pair.iter().map(|&p| addrs[p].clone()).collect(),
-                        names: pair.iter().map(|&p| names[p].to_string()).collect(),
-                        start_clock: config.start_clock,
-                        play_clock: g.play_clock,
-                        dialect: config.dialect,
-                    };
-                    running.spawn(async move {
-                        let record = play_gdl_match(&spec).await.two_player();
+                Arena::Native(native) => {
+                    let native = native.clone();
+                    let agents = pair.map(|p| agents[p].expect("every entrant is an agent"));
+                    running.spawn_blocking(move || {
+                        let record =
+                            native.play_match(id, g.condition, names, agents, g.play_clock);
                         drop(permit);
-                        record.expect("a two-role game gives a two-player record")
+                        record
                     });
                 }
             }
@@ -349,7 +452,12 @@ pub async fn run(
         tokio::select! {
             joined = running.join_next() => {
                 let Some(joined) = joined else { break };
-                let record = joined.map_err(|e| TournamentError::Player(format!("a match task failed: {e}")))?;
+                let record = match joined {
+                    Ok(record) => record,
+                    // Stopped by Ctrl-C: that match is simply not played.
+                    Err(e) if e.is_cancelled() => continue,
+                    Err(e) => return Err(TournamentError::Player(format!("a match task failed: {e}"))),
+                };
                 let line = serde_json::to_string(&record).expect("records serialise") + "\n";
                 out.write_all(line.as_bytes())
                     .and_then(|_| out.flush())
@@ -410,6 +518,26 @@ pub struct Row {
     pub faults: u32,
 }
 
+/// `s` cut into runs of digits, read as numbers, and runs of other characters, so that
+/// conditions sort as people read them: `5x5` before `10x10`, `40` before `300`.
+fn natural_key(s: &str) -> Vec<(u64, String)> {
+    let mut key = Vec::new();
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let digits = c.is_ascii_digit();
+        let end = rest
+            .find(|ch: char| ch.is_ascii_digit() != digits)
+            .unwrap_or(rest.len());
+        let (run, tail) = rest.split_at(end);
+        key.push(match run.parse::<u64>() {
+            Ok(n) if digits => (n, String::new()),
+            _ => (u64::MAX, run.to_owned()),
+        });
+        rest = tail;
+    }
+    key
+}
+
 /// Rows for every pairing: all conditions together, then each size and clock.
 pub fn table(records: &[MatchRecord], names: &[String]) -> Vec<Row> {
     let mut rows = Vec::new();
@@ -420,12 +548,7 @@ pub fn table(records: &[MatchRecord], names: &[String]) -> Vec<Row> {
                 .filter(|r| r.score_between(a, b).is_some())
                 .map(|r| (r.size.clone(), r.play_clock))
                 .collect();
-            conditions.sort_by_key(|(s, c)| {
-                (
-                    s.parse::<BoardSize>().map(|z| (z.width(), z.height())).ok(),
-                    *c,
-                )
-            });
+            conditions.sort_by_key(|(s, c)| (natural_key(s), *c));
             conditions.dedup();
             let mut push = |label: String, filter: &dyn Fn(&MatchRecord) -> bool| {
                 let mut wdl = Wdl::default();

@@ -68,6 +68,10 @@ impl GgpRules for BreakthroughRules {
     fn move_term(&self, position: &Board, m: Move) -> Sexpr {
         self.terms.move_term(position, m)
     }
+
+    fn substitute(&self, position: &Board) -> Option<Move> {
+        super::terms::first_legal_move(position)
+    }
 }
 
 /// What START's rules are to the Breakthrough engine: played by it once the reasoner

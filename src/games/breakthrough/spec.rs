@@ -1,9 +1,15 @@
 //! Breakthrough as the tools see it: sizes, variants, evaluations and the fixed
 //! benchmark positions that every speed claim refers to.
 
+use std::sync::Arc;
+
 use super::eval::{Baseline, Improved, Racing, Tuned};
+use super::ggp::BreakthroughRules;
+use super::terms::Terms;
 use super::{Board, BoardSize, Color, Variant};
+use crate::games::ggp::GgpRules;
 use crate::games::{BenchPosition, Evaluation, GameSpec};
+use crate::sexpr::Sexpr;
 
 /// Breakthrough in the registry.
 pub struct Breakthrough;
@@ -37,17 +43,30 @@ impl GameSpec for Breakthrough {
     const ABOUT: &'static str = "Breakthrough, 2x4 to 10x10, course or standard rules";
     const SIZES: &'static str = "WIDTHxHEIGHT, width 2-10, height 4-10 (e.g. 8x8)";
     const DEFAULT_SIZE: &'static str = "8x8";
+    const TOURNAMENT_SIZE: &'static str = "5x5";
     const VARIANTS: &'static [&'static str] = &["course", "standard"];
     const SIDES: [&'static str; 2] = ["white", "black"];
     // `improved`, so that node counts stay comparable between versions.
     const BENCH_EVALUATION: &'static str = "improved";
 
     fn start(size: &str, variant: &str) -> Result<Board, String> {
-        let size: BoardSize = size.parse().map_err(|e| format!("{e}"))?;
-        let variant: Variant = variant
-            .parse()
-            .map_err(|e: <Variant as std::str::FromStr>::Err| e.to_string())?;
+        let (size, variant) = size_and_variant(size, variant)?;
         Ok(Board::with_variant(size, variant))
+    }
+
+    /// The project's own rules (`gdl/`), the standard variant's with one rule more.
+    fn ggp_rules(size: &str, variant: &str) -> Option<Result<Vec<Sexpr>, String>> {
+        Some(size_and_variant(size, variant).map(|(size, variant)| {
+            let text = super::gdl::breakthrough_rules_variant(size, variant);
+            Sexpr::parse_all(&text).expect("the project's GDL parses")
+        }))
+    }
+
+    fn ggp_notation(rules: &[Sexpr]) -> Option<Arc<dyn GgpRules<Game = Board>>> {
+        let terms = Terms::from_rules(rules).ok()?;
+        // The engine's colours are the rules' order of play: white, then black.
+        (terms.role_index == [0, 1])
+            .then(|| Arc::new(BreakthroughRules::new(terms)) as Arc<dyn GgpRules<Game = Board>>)
     }
 
     fn evaluations() -> &'static [Evaluation<Board>] {
@@ -85,6 +104,14 @@ impl GameSpec for Breakthrough {
         };
         Some(sample.to_line())
     }
+}
+
+fn size_and_variant(size: &str, variant: &str) -> Result<(BoardSize, Variant), String> {
+    let size: BoardSize = size.parse().map_err(|e| format!("{e}"))?;
+    let variant: Variant = variant
+        .parse()
+        .map_err(|e: <Variant as std::str::FromStr>::Err| e.to_string())?;
+    Ok((size, variant))
 }
 
 /// A benchmark position written as a diagram, and the depth `bench` searches it to.
@@ -152,5 +179,35 @@ impl Diagram {
 
     pub fn size(&self) -> BoardSize {
         self.board().size()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_reads_and_writes_the_moves_of_the_rules_it_sends() {
+        let rules = Breakthrough::ggp_rules("3x5", "course").unwrap().unwrap();
+        let notation = Breakthrough::ggp_notation(&rules).unwrap();
+        assert_eq!(notation.roles(), ["white", "black"]);
+        assert_eq!(notation.seats(), [0, 1]);
+        let board = Board::new("3x5".parse().unwrap());
+        let first = notation.substitute(&board).unwrap();
+        assert_eq!(
+            notation.move_term(&board, first).to_string(),
+            "(move 1 2 1 3)"
+        );
+        let term = Sexpr::parse("(MOVE 2 2 2 3)").unwrap();
+        let m = notation.parse_move(&board, &term).unwrap();
+        assert_eq!(notation.move_term(&board, m).to_string(), "(move 2 2 2 3)");
+        let diagonal = Sexpr::parse("(move 1 2 2 3)").unwrap();
+        let err = notation.parse_move(&board, &diagonal).unwrap_err();
+        assert!(err.contains("illegal"), "{err}");
+        assert!(notation.is_noop(&Sexpr::atom("NOOP")));
+        // The standard variant's rules, and sizes or variants the game does not have.
+        assert!(Breakthrough::ggp_rules("3x5", "standard").unwrap().is_ok());
+        assert!(Breakthrough::ggp_rules("12x5", "course").unwrap().is_err());
+        assert!(Breakthrough::ggp_rules("5x5", "chess").unwrap().is_err());
     }
 }

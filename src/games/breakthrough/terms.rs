@@ -16,7 +16,7 @@
 use std::fmt;
 
 use super::geometry::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
-use super::{Board, BoardSize, Color, Move, SizeError, Variant};
+use super::{Board, BoardSize, Color, Move, MoveList, SizeError, Variant};
 use crate::sexpr::Sexpr;
 
 /// Why the rules are not the Breakthrough rules this player knows.
@@ -288,6 +288,15 @@ impl fmt::Display for Terms {
             }
         )
     }
+}
+
+/// The engine standing in for the reasoner when the referee checks these rules' moves.
+/// The first legal move in GGP coordinate order (x1, y1, x2, y2), independent of the
+/// engine's own move order: what Dresden plays for a side that gave no legal move.
+pub fn first_legal_move(board: &Board) -> Option<Move> {
+    let mut list = MoveList::default();
+    board.generate_moves(&mut list);
+    list.iter().min_by_key(|&m| board.move_coords(m))
 }
 
 /// The board size from the rules' `(width W)` and `(height H)` facts (any case).

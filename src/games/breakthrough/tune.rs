@@ -9,7 +9,9 @@
 //! not seen, against the `improved` evaluation fitted the same way.
 
 use std::fmt::Write as _;
-use std::io::BufRead;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
 
 use crate::game::Evaluator;
 use crate::games::breakthrough::eval::Improved;
@@ -118,6 +120,22 @@ pub fn read(reader: impl BufRead) -> Result<(Vec<Sample>, usize), String> {
         }
     }
     Ok((out, tactical))
+}
+
+/// Reads the positions files at `paths` (from `selfplay --record`), all into one list;
+/// also returns the number of lines skipped as tactical.
+pub fn read_files(paths: &[impl AsRef<Path>]) -> Result<(Vec<Sample>, usize), String> {
+    let mut samples = Vec::new();
+    let mut tactical = 0;
+    for path in paths {
+        let path = path.as_ref();
+        let file = File::open(path)
+            .map_err(|e| format!("cannot open positions file {}: {e}", path.display()))?;
+        let (s, t) = read(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
+        samples.extend(s);
+        tactical += t;
+    }
+    Ok((samples, tactical))
 }
 
 /// A sparse feature vector.
