@@ -9,8 +9,6 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use ggp_player::agent::{Agent, AgentConfig, AgentKind, DEFAULT_HASH_MB};
 use ggp_player::game::Game;
-use ggp_player::games::breakthrough::BoardSize;
-use ggp_player::games::breakthrough::gdl::breakthrough_rules;
 use ggp_player::games::breakthrough::tune;
 use ggp_player::games::{self, GameSpec};
 use ggp_player::gdl::Gdl;
@@ -246,7 +244,10 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Serve(args) => serve(args)?,
         Command::Match(args) => referee_match(args)?,
         Command::Tournament(args) => run_tournament(args)?,
-        Command::Gdl(GdlCommand::Breakthrough { size }) => print!("{}", breakthrough_rules(size)),
+        Command::Gdl(GdlCommand::Print { size, game }) => {
+            let name = game.game.clone();
+            games::dispatch(&name, PrintGdl { size, game })??
+        }
         Command::Gdl(GdlCommand::Check { file }) => check_gdl(&file)?,
         Command::Perft { size, depth, game } => {
             let name = game.game.clone();
@@ -642,10 +643,13 @@ async fn shutdown_signal() {
 
 #[derive(Subcommand)]
 enum GdlCommand {
-    /// Print the project's Breakthrough rules for a board size (the files in gdl/).
-    Breakthrough {
-        /// Board size WIDTHxHEIGHT, width 2-10, height 4-10.
-        size: BoardSize,
+    /// Print a game's own GDL for a board size (Breakthrough's are the files in gdl/).
+    #[command(visible_alias = "breakthrough")]
+    Print {
+        /// Board size (WIDTHxHEIGHT for Breakthrough, width 2-10, height 4-10).
+        size: String,
+        #[command(flatten)]
+        game: GameArgs,
     },
     /// Read a GDL file with the reasoner: print its roles, the initial state's size, the
     /// legal moves there, and the result of one random game.
@@ -653,6 +657,26 @@ enum GdlCommand {
         /// The GDL (KIF) file.
         file: PathBuf,
     },
+}
+
+/// `gdl print`: a game's own GDL.
+struct PrintGdl {
+    size: String,
+    game: GameArgs,
+}
+
+impl games::Tool for PrintGdl {
+    type Output = anyhow::Result<()>;
+    fn run<S: GameSpec>(self) -> anyhow::Result<()> {
+        let variant = self.game.variant.as_deref().unwrap_or(S::VARIANTS[0]);
+        // The size and variant are checked the way every tool checks them.
+        games::start::<S>(Some(&self.size), Some(variant)).map_err(anyhow::Error::msg)?;
+        let Some(text) = S::gdl_text(&self.size, variant) else {
+            anyhow::bail!("{} has no GDL rules", S::NAME);
+        };
+        print!("{}", text.map_err(anyhow::Error::msg)?);
+        Ok(())
+    }
 }
 
 fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {

@@ -188,6 +188,22 @@ fn tournament_of_in_process_agents_in_the_toy_game() {
 }
 
 #[test]
+fn gdl_print_writes_the_game_s_own_rules() {
+    let ours = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gdl/breakthrough_5x5.gdl"
+    ))
+    .unwrap();
+    assert_eq!(stdout_of(&["gdl", "print", "5x5"]), ours);
+    assert_eq!(stdout_of(&["gdl", "breakthrough", "5x5"]), ours);
+    let standard = stdout_of(&["gdl", "print", "4x6", "--variant", "standard"]);
+    assert!(
+        standard.starts_with(";;;; Breakthrough, standard variant"),
+        "{standard}"
+    );
+}
+
+#[test]
 fn bad_game_arguments_get_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (
@@ -213,6 +229,11 @@ fn bad_game_arguments_get_one_clear_line() {
             "walk has no evaluation to fit",
         ),
         (&["solve", "--game", "walk", "star0"], "is not a Walk board"),
+        (
+            &["gdl", "print", "--game", "walk", "40"],
+            "walk has no GDL rules",
+        ),
+        (&["gdl", "print", "12x4"], "out of range"),
         (
             &[
                 "match",

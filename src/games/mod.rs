@@ -65,10 +65,19 @@ pub trait GameSpec: 'static {
     fn training_line(_position: &Self::Game, _first_score: f64, _game: u64) -> Option<String> {
         None
     }
-    /// The GDL rules sent to GGP players for a board of `size` under `variant`, or `None`
-    /// for a game without GDL (its matches are between in-process agents).
-    fn ggp_rules(_size: &str, _variant: &str) -> Option<Result<Vec<Sexpr>, String>> {
+    /// The game's own GDL for a board of `size` under `variant`, as text (what `gdl print`
+    /// shows), or `None` for a game without GDL (its matches are between in-process
+    /// agents).
+    fn gdl_text(_size: &str, _variant: &str) -> Option<Result<String, String>> {
         None
+    }
+    /// The GDL rules sent to GGP players for a board of `size` under `variant` (the game's
+    /// own GDL, read), or `None` for a game without GDL.
+    fn ggp_rules(size: &str, variant: &str) -> Option<Result<Vec<Sexpr>, String>> {
+        Some(
+            Self::gdl_text(size, variant)?
+                .map(|text| Sexpr::parse_all(&text).expect("a game's own GDL parses")),
+        )
     }
     /// How the engine reads the move terms of `rules` (from [`GameSpec::ggp_rules`]), so
     /// that the referee checks moves with the engine; `None` leaves it to the reasoner.

@@ -289,7 +289,6 @@ impl NativeGames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::breakthrough::spec::Breakthrough;
     use crate::games::start;
     use crate::games::walk::spec::WalkSpec;
 
@@ -323,51 +322,6 @@ mod tests {
             let e = parse_agent(bad).unwrap().unwrap_err();
             assert!(e.contains("positive number"), "{e}");
         }
-    }
-
-    #[test]
-    fn mcts_beats_random_at_breakthrough_with_both_colours() {
-        let board = start::<Breakthrough>(Some("6x6"), None).unwrap();
-        let config = |kind, seed| AgentConfig {
-            kind,
-            seed: Some(seed),
-            iterations: Some(ITERATIONS),
-            ..AgentConfig::default()
-        };
-        const ITERATIONS: u64 = 1_000;
-        let clock = Duration::from_secs(10);
-        let mut score = 0.0;
-        for game in 0..20 {
-            let mut mcts = Agent::new::<Breakthrough>(config(AgentKind::Mcts, game));
-            let mut random = Agent::new::<Breakthrough>(config(AgentKind::Random, game));
-            let r = if game % 2 == 0 {
-                play(&board, [&mut mcts, &mut random], clock, 200)
-            } else {
-                play(&board, [&mut random, &mut mcts], clock, 200)
-            };
-            assert_eq!(r.fault, None, "game {game}");
-            score += r.scores[game as usize % 2];
-        }
-        println!("mcts ({ITERATIONS} iterations a move) against random, 6x6: {score}/20");
-        assert!(score >= 17.0, "{score}/20");
-    }
-
-    #[test]
-    fn mcts_names_a_legal_move_with_no_time_left() {
-        let config = AgentConfig {
-            kind: AgentKind::Mcts,
-            seed: Some(5),
-            ..AgentConfig::default()
-        };
-        let past = Limits::until(Instant::now());
-        let star = start::<WalkSpec>(Some("star300"), None).unwrap();
-        let mut agent = Agent::new::<WalkSpec>(config);
-        let mv = agent.choose(&star, &past, &[]).unwrap().mv;
-        assert!(star.parse_move(&star.move_name(mv)).is_some());
-        let board = start::<Breakthrough>(Some("8x8"), None).unwrap();
-        let mut agent = Agent::new::<Breakthrough>(config);
-        let mv = agent.choose(&board, &past, &[]).unwrap().mv;
-        assert!(board.parse_move(&board.move_name(mv)).is_some());
     }
 
     #[test]

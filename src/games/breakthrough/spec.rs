@@ -55,11 +55,11 @@ impl GameSpec for Breakthrough {
     }
 
     /// The project's own rules (`gdl/`), the standard variant's with one rule more.
-    fn ggp_rules(size: &str, variant: &str) -> Option<Result<Vec<Sexpr>, String>> {
-        Some(size_and_variant(size, variant).map(|(size, variant)| {
-            let text = super::gdl::breakthrough_rules_variant(size, variant);
-            Sexpr::parse_all(&text).expect("the project's GDL parses")
-        }))
+    fn gdl_text(size: &str, variant: &str) -> Option<Result<String, String>> {
+        Some(
+            size_and_variant(size, variant)
+                .map(|(size, variant)| super::gdl::breakthrough_rules_variant(size, variant)),
+        )
     }
 
     fn ggp_notation(rules: &[Sexpr]) -> Option<Arc<dyn GgpRules<Game = Board>>> {
