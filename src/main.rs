@@ -9,7 +9,6 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use ggp_player::agent::{Agent, AgentConfig, AgentKind, DEFAULT_HASH_MB};
 use ggp_player::game::Game;
-use ggp_player::games::breakthrough::tune;
 use ggp_player::games::{self, GameSpec};
 use ggp_player::gdl::Gdl;
 use ggp_player::player::ServeConfig;
@@ -107,6 +106,9 @@ enum Command {
         /// Where to write the weights (e.g. src/games/breakthrough/weights.rs); printed if absent.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// The game whose evaluation is fitted.
+        #[arg(long, default_value = "breakthrough")]
+        game: String,
     },
     /// Search the fixed benchmark positions to fixed depths; prints nodes, time, nodes/s.
     Bench {
@@ -275,7 +277,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             game,
             record,
         } => games::dispatch(&game, SelfplayCmd { config, record })??,
-        Command::Tune { files, out } => tune_cmd(&files, out)?,
+        Command::Tune { files, out, game } => games::dispatch(&game, Tune { files, out })??,
         Command::Bench {
             game,
             eval,
@@ -440,36 +442,31 @@ impl games::Tool for SelfplayCmd {
     }
 }
 
-fn tune_cmd(files: &[PathBuf], out: Option<PathBuf>) -> anyhow::Result<()> {
-    let (samples, tactical) = tune::read_files(files).map_err(anyhow::Error::msg)?;
-    eprintln!(
-        "fitting {} positions ({tactical} tactical ones left out)",
-        samples.len()
-    );
-    let fit = tune::fit(&samples).map_err(|e| anyhow::anyhow!(e))?;
-    let report = format!(
-        "Fitted on {} positions; {} positions of held-out games:\n\
-         tuned:    log-loss {:.4}, winner predicted {:.1}%\n\
-         improved: log-loss {:.4}, winner predicted {:.1}%",
-        fit.train_positions,
-        fit.test_positions,
-        fit.test_loss,
-        100.0 * fit.test_accuracy,
-        fit.improved_test_loss,
-        100.0 * fit.improved_test_accuracy
-    );
-    println!("{report}");
-    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    let source = tune::weights_source(&fit, &format!("From: {}\n{report}", names.join(" ")));
-    match out {
-        Some(path) => {
-            std::fs::write(&path, source)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            println!("weights written to {}", path.display());
+/// `tune` on any game with an evaluation to fit.
+struct Tune {
+    files: Vec<PathBuf>,
+    out: Option<PathBuf>,
+}
+
+impl games::Tool for Tune {
+    type Output = anyhow::Result<()>;
+    fn run<S: GameSpec>(self) -> anyhow::Result<()> {
+        let Some(tuning) = S::tune(&self.files) else {
+            anyhow::bail!("{} has no evaluation to fit", S::NAME);
+        };
+        let tuning = tuning.map_err(anyhow::Error::msg)?;
+        eprintln!("{}", tuning.data);
+        println!("{}", tuning.report);
+        match self.out {
+            Some(path) => {
+                std::fs::write(&path, tuning.source)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                println!("weights written to {}", path.display());
+            }
+            None => print!("{}", tuning.source),
         }
-        None => print!("{source}"),
+        Ok(())
     }
-    Ok(())
 }
 
 /// `solve` on any game.

@@ -235,6 +235,10 @@ fn bad_game_arguments_get_one_clear_line() {
         ),
         (&["gdl", "print", "12x4"], "out of range"),
         (
+            &["tune", "--game", "walk", "x.txt"],
+            "walk has no evaluation to fit",
+        ),
+        (
             &[
                 "match",
                 "--game",

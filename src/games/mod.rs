@@ -55,6 +55,11 @@ pub trait GameSpec: 'static {
     ) -> Recognition<Self::Game> {
         Recognition::Other(format!("{} has no GGP rules", Self::NAME))
     }
+    /// Fits the game's tunable evaluation to the positions files `files` (written by
+    /// `selfplay --record`), or `None` for a game without one.
+    fn tune(_files: &[std::path::PathBuf]) -> Option<Result<Tuning, String>> {
+        None
+    }
     /// Perft from `position` (the generic count unless the game has a faster one).
     fn perft(position: &mut Self::Game, depth: u32) -> u64 {
         crate::game::perft(position, depth)
@@ -84,6 +89,14 @@ pub trait GameSpec: 'static {
     fn ggp_notation(_rules: &[Sexpr]) -> Option<Arc<dyn GgpRules<Game = Self::Game>>> {
         None
     }
+}
+
+/// What `tune` found: a line on the data, the fit's report, and the weights as source.
+#[derive(Clone, Debug)]
+pub struct Tuning {
+    pub data: String,
+    pub report: String,
+    pub source: String,
 }
 
 /// A named evaluation of a game.

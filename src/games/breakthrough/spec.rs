@@ -92,6 +92,10 @@ impl GameSpec for Breakthrough {
         super::ggp::recognise(match_id, rules, gdl)
     }
 
+    fn tune(files: &[std::path::PathBuf]) -> Option<Result<crate::games::Tuning, String>> {
+        Some(super::tune::tune_files(files))
+    }
+
     fn perft(position: &mut Board, depth: u32) -> u64 {
         super::perft::perft(position, depth)
     }

@@ -122,6 +122,35 @@ pub fn read(reader: impl BufRead) -> Result<(Vec<Sample>, usize), String> {
     Ok((out, tactical))
 }
 
+/// The whole of `tune`: read the positions files, fit, and report the fit on held-out
+/// games next to `improved`'s, with the weights as Rust source naming the files.
+pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::games::Tuning, String> {
+    let (samples, tactical) = read_files(files)?;
+    let data = format!(
+        "fitting {} positions ({tactical} tactical ones left out)",
+        samples.len()
+    );
+    let fit = fit(&samples)?;
+    let report = format!(
+        "Fitted on {} positions; {} positions of held-out games:\n\
+         tuned:    log-loss {:.4}, winner predicted {:.1}%\n\
+         improved: log-loss {:.4}, winner predicted {:.1}%",
+        fit.train_positions,
+        fit.test_positions,
+        fit.test_loss,
+        100.0 * fit.test_accuracy,
+        fit.improved_test_loss,
+        100.0 * fit.improved_test_accuracy
+    );
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let source = weights_source(&fit, &format!("From: {}\n{report}", names.join(" ")));
+    Ok(crate::games::Tuning {
+        data,
+        report,
+        source,
+    })
+}
+
 /// Reads the positions files at `paths` (from `selfplay --record`), all into one list;
 /// also returns the number of lines skipped as tactical.
 pub fn read_files(paths: &[impl AsRef<Path>]) -> Result<(Vec<Sample>, usize), String> {
