@@ -3,7 +3,6 @@
 use std::fmt;
 
 use rand::seq::IndexedRandom;
-use tracing::debug;
 
 use crate::game::{self, Evaluator, Game, MoveBuffer};
 use crate::games::{GameSpec, evaluation};
@@ -188,15 +187,7 @@ impl<G: Game> Agent<G> {
             .tree
             .get_or_insert_with(|| Mcts::new(Native::default(), seed));
         let choice = tree.search_within(&Turn::new(position.clone()), 0, budget);
-        debug!(
-            iterations = choice.iterations,
-            playouts = choice.playouts,
-            nodes = choice.nodes,
-            visits = choice.visits,
-            value = choice.value,
-            ms = choice.elapsed.as_millis() as u64,
-            "mcts search"
-        );
+        choice.log("agent");
         choice
             .best
             .flatten()

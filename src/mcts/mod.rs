@@ -167,6 +167,23 @@ pub struct Choice<M = Term> {
     pub elapsed: Duration,
 }
 
+impl<M> Choice<M> {
+    /// The search's figures, at debug level; `context` says whose search it was (a match
+    /// id, or `agent`).
+    pub fn log(&self, context: &str) {
+        tracing::debug!(
+            context,
+            iterations = self.iterations,
+            playouts = self.playouts,
+            nodes = self.nodes,
+            visits = self.visits,
+            value = self.value,
+            ms = self.elapsed.as_millis() as u64,
+            "mcts search"
+        );
+    }
+}
+
 /// A search tree for one game, kept across searches.
 pub struct Mcts<M: Model = Arc<Gdl>> {
     model: M,

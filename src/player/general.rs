@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::seq::IndexedRandom;
-use tracing::{debug, warn};
+use tracing::warn;
 
 use super::session::{
     JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
@@ -228,16 +228,7 @@ impl Search {
         let stop = limits.stop.as_ref().unwrap_or(&unstopped);
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
         let choice = tree.search(&self.position, self.us, deadline, stop);
-        debug!(
-            match_id,
-            iterations = choice.iterations,
-            playouts = choice.playouts,
-            nodes = choice.nodes,
-            visits = choice.visits,
-            value = choice.value,
-            ms = choice.elapsed.as_millis() as u64,
-            "reasoner search"
-        );
+        choice.log(match_id);
         match choice.best.filter(|m| self.legal.contains(m)) {
             Some(m) => self.gdl.display(&m),
             None => self.fallback(),
