@@ -11,7 +11,8 @@ use tracing::{error, info, warn};
 
 use super::protocol::Request;
 use super::service::SearchService;
-use super::session::{self, MatchSession, MatchState, Reply, StartError};
+use super::session::{MatchSession, MatchState, Reply, StartError};
+use super::start;
 use crate::agent::AgentConfig;
 use crate::search::clock;
 use crate::sexpr::Sexpr;
@@ -135,7 +136,7 @@ impl Player {
         play_clock: Duration,
         received: Instant,
     ) -> Result<String, PlayerError> {
-        let mut session = session::open(&match_id, role, rules, play_clock, self.config.agent)
+        let mut session = start::open(&match_id, role, rules, play_clock, self.config.agent)
             .map_err(|source| PlayerError::BadStart {
                 match_id: match_id.clone(),
                 source,

@@ -1,8 +1,9 @@
 //! The GGP HTTP player.
 //!
 //! - [`protocol`]: the controllers' messages, parsed from request bodies.
-//! - [`session`]: one match, whatever the game, behind a trait; at START the registered
-//!   games are asked in turn whether their engine plays the rules.
+//! - [`session`]: one match, whatever the game, behind a trait.
+//! - [`start`]: who plays a new match: the registered games are asked in turn whether
+//!   their engine plays the rules, else the reasoner does.
 //! - [`engine`]: a match played by a game's own engine (any registered game).
 //! - [`general`]: a match of any game played by the reasoner (Monte-Carlo tree search):
 //!   rules no game's engine plays as sent.
@@ -17,6 +18,7 @@ pub mod protocol;
 pub mod server;
 pub mod service;
 pub mod session;
+pub mod start;
 
 pub use handler::{Player, PlayerConfig, PlayerError};
 pub use server::{ServeConfig, ServeError, app, bind, serve};

@@ -161,7 +161,8 @@ mod tests {
     use crate::agent::AgentConfig;
     use crate::games::breakthrough::spec::Breakthrough;
     use crate::player::engine::{EngineSession, Turn};
-    use crate::player::session::{JointMoveError, MatchSession, MatchState, Reply, open};
+    use crate::player::session::{JointMoveError, MatchSession, MatchState, Reply};
+    use crate::player::start::open;
     use crate::search::{Limits, quick_move};
 
     /// The course rules for a board (in our course-style form), upper-cased as Dresden

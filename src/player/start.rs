@@ -1,0 +1,84 @@
+//! START: who plays a new match. Each registered game is asked in turn whether it
+//! recognises the rules (and its engine plays them as sent); the first that does plays
+//! the match with its engine, and the reasoner plays anything else it can compile.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tracing::{debug, info};
+
+use super::engine::EngineSession;
+use super::general::GeneralSession;
+use super::session::{MatchSession, StartError};
+use crate::agent::AgentConfig;
+use crate::games::ggp::{GgpRules, Recognition};
+use crate::games::{self, GameSpec, Tool};
+use crate::gdl::{Gdl, GdlError};
+use crate::sexpr::Sexpr;
+
+/// A new match from a START message's contents.
+pub fn open(
+    match_id: &str,
+    role: &str,
+    rules: &[Sexpr],
+    play_clock: Duration,
+    agent: AgentConfig,
+) -> Result<Box<dyn MatchSession>, StartError> {
+    let compiled = Gdl::from_sexprs(rules);
+    let ask = Recognise {
+        match_id,
+        role,
+        rules,
+        gdl: compiled.as_ref(),
+        play_clock,
+        agent,
+    };
+    if let Some(engine) = games::first(ask) {
+        return engine;
+    }
+    let gdl = compiled?;
+    Ok(Box::new(GeneralSession::new(
+        match_id, role, gdl, play_clock, agent,
+    )?))
+}
+
+/// A game's answer to START's rules: a session played by its engine, or nothing (logged)
+/// when the rules are not its own or its engine does not play them as sent.
+#[derive(Clone)]
+struct Recognise<'a> {
+    match_id: &'a str,
+    role: &'a str,
+    rules: &'a [Sexpr],
+    gdl: Result<&'a Gdl, &'a GdlError>,
+    play_clock: Duration,
+    agent: AgentConfig,
+}
+
+type Opened = Result<Box<dyn MatchSession>, StartError>;
+
+impl Tool for Recognise<'_> {
+    type Output = Option<Opened>;
+
+    fn run<S: GameSpec>(self) -> Option<Opened> {
+        let match_id = self.match_id;
+        match S::recognise_ggp(match_id, self.rules, self.gdl) {
+            Recognition::Engine(rules) => Some(self.engine::<S>(rules)),
+            Recognition::Reasoner(why) => {
+                info!(match_id, game = S::NAME, "{why}: playing by the reasoner");
+                None
+            }
+            Recognition::Other(why) => {
+                debug!(match_id, game = S::NAME, "{why}");
+                None
+            }
+        }
+    }
+}
+
+impl Recognise<'_> {
+    fn engine<S: GameSpec>(self, rules: Arc<dyn GgpRules<Game = S::Game>>) -> Opened {
+        let session =
+            EngineSession::new::<S>(self.match_id, self.role, rules, self.play_clock, self.agent)?;
+        Ok(Box::new(session))
+    }
+}
