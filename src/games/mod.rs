@@ -1,8 +1,8 @@
 //! The games, one folder each, and the one registry through which the generic layers
 //! (the tools, the referee, the player) reach them.
 //!
-//! A game joins by implementing [`GameSpec`] in its folder and adding one line to
-//! [`registry!`] below. The tools never name a game: they implement [`Tool`], whose
+//! A game joins by implementing [`GameSpec`] in its folder and adding one line to the
+//! `registry!` below. The tools never name a game: they implement [`Tool`], whose
 //! `run` is generic over the spec, and [`dispatch`] calls it with the game asked for.
 
 pub mod breakthrough;

@@ -1,7 +1,7 @@
 //! The player proper: the matches it is playing and what it answers to each message.
-//! No HTTP here (that is [`super::server`]), and no search details beyond handing a
-//! position and a deadline to the [`SearchService`] (or, in a match played by the
-//! reasoner, to a [`Search`] of its tree on a blocking thread).
+//! No HTTP here (that is [`super::server`]), no game (each match is a
+//! [`MatchSession`]), and no search details beyond handing a match's search and its
+//! deadline to the [`SearchService`].
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
