@@ -2,7 +2,7 @@
 //!
 //! `selfplay --record FILE` writes every position of its games with the game's result.
 //! Since [`Tuned`](crate::games::breakthrough::eval::Tuned) is linear in its
-//! [`features`](super::features), the weights that best predict those results
+//! [`super::features`], the weights that best predict those results
 //! through a logistic curve are a logistic regression, solved here by Newton's method
 //! with a small ridge penalty (it keeps features that never occur at zero and the
 //! solution unique). A tenth of the games is held out to check the fit on games it has
