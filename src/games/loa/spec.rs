@@ -46,7 +46,7 @@ impl GameSpec for LoaSpec {
     }
 
     fn bench_positions() -> Vec<BenchPosition<Loa>> {
-        [("6x6", 6), ("8x8", 5)]
+        [("6x6", 8), ("8x8", 7)]
             .into_iter()
             .map(|(size, depth)| BenchPosition {
                 name: format!("{size} start"),
