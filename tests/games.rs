@@ -30,6 +30,12 @@ fn games_lists_every_registered_game() {
 }
 
 #[test]
+fn perft_counts_lines_of_action_from_the_8x8_start() {
+    let out = stdout_of(&["perft", "--game", "loa", "8x8", "3"]);
+    assert!(out.contains("44952"), "{out}");
+}
+
+#[test]
 fn perft_counts_the_moves_of_any_game() {
     // The star's hub has 300 spokes; from every rim node but the last black must go back
     // to the hub, and from the last one onto white's goal, which ends the game.
@@ -208,7 +214,7 @@ fn bad_game_arguments_get_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--game", "chess", "8x8", "2"],
-            "no game is called \"chess\": use breakthrough or walk",
+            "no game is called \"chess\": use breakthrough, walk or loa",
         ),
         (
             &["perft", "--game", "walk", "8x8", "2"],

@@ -7,6 +7,7 @@
 
 pub mod breakthrough;
 pub mod ggp;
+pub mod loa;
 pub mod walk;
 
 use std::sync::Arc;
@@ -212,4 +213,5 @@ macro_rules! registry {
 registry!(
     crate::games::breakthrough::spec::Breakthrough,
     walk::spec::WalkSpec,
+    loa::spec::LoaSpec,
 );
