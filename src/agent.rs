@@ -118,10 +118,6 @@ impl<G: Game> Agent<G> {
         self.config
     }
 
-    pub fn evaluator(&self) -> &'static dyn Evaluator<G> {
-        self.evaluator
-    }
-
     /// Picks a move for the side to move, within `limits`; `None` only when the game is
     /// over. `earlier` lists the positions played before (games that repeat).
     pub fn choose(

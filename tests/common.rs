@@ -1,28 +1,10 @@
 //! Helpers shared by the integration tests.
 
-use std::io::Write;
-use std::path::PathBuf;
-
-/// `../shared/reference/` beside the project's root: the course's own files (its GDL,
-/// the recorded controller traffic), which the repository does not carry. When they are
-/// absent this prints the one line saying that the calling test skipped, and why, and
-/// returns `None`; the test then returns.
-#[allow(dead_code)]
-pub fn reference_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let thread = std::thread::current();
-    let test = thread.name().unwrap_or("a test");
-    // Straight to stderr rather than eprintln!, which the test harness swallows for a
-    // passing test: a skip must show in every run.
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipped {test}: it needs the course's files in ../shared/reference/, which are not here"
-    );
-    None
-}
+// The same lookup as the unit tests' (one file, compiled into both).
+#[path = "../src/testing.rs"]
+mod testing;
+#[allow(unused_imports)]
+pub(crate) use testing::reference_dir;
 
 /// The course kiosk's template (its rules without the size facts); `None`, after the
 /// skip line, without the course's files.

@@ -100,7 +100,8 @@ impl SearchService {
     }
 
     /// Whether `match_id` has a ponder job that has not been stopped.
-    pub fn is_pondering(&self, match_id: &str) -> bool {
+    #[cfg(test)]
+    fn is_pondering(&self, match_id: &str) -> bool {
         self.ponders()
             .get(match_id)
             .is_some_and(|p| !p.stop.load(Ordering::Relaxed))

@@ -30,10 +30,6 @@ impl BreakthroughRules {
         }
         BreakthroughRules { roles, terms }
     }
-
-    pub fn terms(&self) -> &Terms {
-        &self.terms
-    }
 }
 
 impl GgpRules for BreakthroughRules {

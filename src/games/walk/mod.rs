@@ -161,10 +161,6 @@ impl Graph {
         });
         Graph { nodes }
     }
-
-    pub fn nodes(&self) -> &[Node] {
-        &self.nodes
-    }
 }
 
 /// A move: along edge `edge` of node `from`, or a pass (`edge == PASS`).
@@ -225,10 +221,6 @@ impl Walk {
 
     pub fn ply(&self) -> u32 {
         self.ply
-    }
-
-    pub fn graph(&self) -> &Graph {
-        &self.graph
     }
 
     fn edges(&self) -> &[(u16, Owner)] {
