@@ -31,7 +31,7 @@ fn games_lists_every_registered_game() {
 
 #[test]
 fn perft_counts_lines_of_action_from_the_8x8_start() {
-    let out = stdout_of(&["perft", "--game", "loa", "8x8", "3"]);
+    let out = stdout_of(&["perft", "--game", "loa8", "8x8", "3"]);
     assert!(out.contains("44952"), "{out}");
 }
 
