@@ -17,6 +17,7 @@ use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::general::{GdlMatchSpec, play_gdl_match};
 use ggp_player::referee::ggp_match::{GgpGame, MatchSpec};
 use ggp_player::referee::native;
+use ggp_player::referee::play_clock::PlayClock;
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::report::MatchView;
 use ggp_player::referee::stats::{Sprt, format_elo};
@@ -741,9 +742,10 @@ struct MatchArgs {
     /// Seconds the players get after START.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     startclock: u64,
-    /// Seconds per move.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    playclock: u64,
+    /// Seconds per move: whole seconds for GGP players (START carries whole seconds),
+    /// fractions too (e.g. 0.1) between in-process agents.
+    #[arg(long, default_value = "10", value_parser = PlayClock::parse)]
+    playclock: PlayClock,
     /// Whose way of writing messages to imitate.
     #[arg(long, value_enum, default_value_t = Dialect::GgpBase)]
     dialect: Dialect,
@@ -770,9 +772,10 @@ struct TournamentArgs {
     /// default size for the others.
     #[arg(long, value_delimiter = ',')]
     sizes: Vec<String>,
-    /// Play clocks in seconds, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = clap::value_parser!(u64).range(1..=3600))]
-    playclocks: Vec<u64>,
+    /// Play clocks in seconds, comma-separated: whole seconds for GGP players, fractions
+    /// too (e.g. 0.1) between in-process agents.
+    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = PlayClock::parse)]
+    playclocks: Vec<PlayClock>,
     /// Seconds the players get after START.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=3600))]
     startclock: u64,
@@ -857,7 +860,7 @@ fn referee_gdl_match(args: MatchArgs, rules: &std::path::Path) -> anyhow::Result
             names: addrs.clone(),
             addrs,
             start_clock: args.startclock,
-            play_clock: args.playclock,
+            play_clock: ggp_clock(args.playclock)?,
             dialect: args.dialect,
         };
         println!("{}", spec.header());
@@ -883,7 +886,7 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
                 agents: [*w, *b],
                 size: args.size.clone(),
                 variant: args.variant.clone(),
-                play_clock: Duration::from_secs(args.playclock),
+                play_clock: args.playclock,
                 max_plies: args.max_plies,
             };
             return games::dispatch(&args.game, native)?;
@@ -909,7 +912,7 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
             names: addrs.clone(),
             addrs,
             start_clock: args.startclock,
-            play_clock: args.playclock,
+            play_clock: ggp_clock(args.playclock)?,
             dialect: args.dialect,
         };
         println!("{}", spec.header(&game));
@@ -919,6 +922,13 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
         }
         print_view(record.view());
         anyhow::Ok(())
+    })
+}
+
+/// The play clock of a match with GGP players, whose START carries whole seconds.
+fn ggp_clock(clock: PlayClock) -> anyhow::Result<u64> {
+    clock.whole_secs().ok_or_else(|| {
+        anyhow::anyhow!("--playclock {clock}: GGP players take whole seconds (fractions only between in-process agents)")
     })
 }
 
@@ -941,7 +951,7 @@ struct NativeMatch {
     agents: [AgentConfig; 2],
     size: Option<String>,
     variant: Option<String>,
-    play_clock: Duration,
+    play_clock: PlayClock,
     max_plies: u32,
 }
 
@@ -961,7 +971,7 @@ impl games::Tool for NativeMatch {
         let record = native::play(
             &start,
             [&mut first, &mut second],
-            self.play_clock,
+            self.play_clock.duration(),
             self.max_plies,
         );
         print_view(record.view(S::SIDES, self.max_plies));

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use ggp_player::games::breakthrough::spec::Breakthrough;
 use ggp_player::games::walk::spec::WalkSpec;
 use ggp_player::referee::dialect::Dialect;
+use ggp_player::referee::play_clock::PlayClock;
 use ggp_player::referee::players::PlayerSpec;
 use ggp_player::referee::stats::{Sprt, Verdict};
 use ggp_player::referee::tournament::{
@@ -27,7 +28,7 @@ fn config(results: PathBuf, games: u32) -> TournamentConfig {
     TournamentConfig {
         entrants: vec![random_player("a", 1), random_player("b", 2)],
         format: Format::RoundRobin,
-        play_clocks: vec![1],
+        play_clocks: vec![PlayClock::from_secs(1)],
         start_clock: 1,
         games,
         concurrency: 2,
@@ -155,6 +156,8 @@ fn agent(name: &str, spec: &str) -> Entrant {
 fn agents_config(results: PathBuf, games: u32) -> TournamentConfig {
     TournamentConfig {
         entrants: vec![agent("a", "agent:alphabeta"), agent("b", "agent:random")],
+        // In-process agents take fractions of a second.
+        play_clocks: vec![PlayClock::parse("0.25").unwrap()],
         ..config(results, games)
     }
 }
@@ -170,7 +173,8 @@ async fn in_process_agents_play_a_tournament_of_the_toy_game() {
     assert_eq!(tournament::read_results(&path).unwrap(), outcome.records);
     for r in &outcome.records {
         assert!(r.faults.is_empty(), "{r:?}");
-        assert_eq!((r.dialect, r.start_clock, r.play_clock), (None, 0, 1));
+        assert_eq!((r.dialect, r.start_clock), (None, 0));
+        assert_eq!(r.play_clock.to_string(), "0.25");
         assert_eq!(r.roles, ["white", "black"]);
         assert_eq!(r.moves.len(), r.move_us.len());
         assert!(
@@ -191,7 +195,7 @@ async fn in_process_agents_play_a_tournament_of_the_toy_game() {
     );
     let rows = tournament::table(&outcome.records, &["a".into(), "b".into()]);
     let conditions: Vec<&str> = rows.iter().map(|r| r.condition.as_str()).collect();
-    assert_eq!(conditions, ["all", "40 1s", "star300 1s"]);
+    assert_eq!(conditions, ["all", "40 0.25s", "star300 0.25s"]);
 
     // Resumed with more games: only the missing ones are played, in-process too.
     let mut more = agents_config(path.clone(), 7);
@@ -217,6 +221,14 @@ async fn in_process_agents_play_a_breakthrough_tournament() {
         assert!(r.score_of("a").unwrap() >= 0.5, "{r:?}");
     }
     let _ = std::fs::remove_file(&path);
+}
+
+#[tokio::test]
+async fn ggp_players_are_refused_a_fraction_of_a_second() {
+    let mut config = config(temp_file("fraction.jsonl"), 1);
+    config.play_clocks = vec![PlayClock::parse("0.5").unwrap()];
+    let err = tournament::run(&config, &sizes()).await.err().unwrap();
+    assert!(err.to_string().contains("whole seconds"), "{err}");
 }
 
 #[test]

@@ -11,6 +11,7 @@ use tracing::info;
 
 use super::dialect::Dialect;
 use super::ggp::{Clocks, classify, exchange_all, fault, log_faults, start_all, stop_all};
+use super::play_clock::PlayClock;
 use super::record::{Fault, FaultKind, MatchRecord};
 use crate::gdl::{Gdl, Term};
 use crate::sexpr::Sexpr;
@@ -92,7 +93,7 @@ impl GdlRecord {
             black: black.clone(),
             dialect: Some(self.dialect),
             start_clock: self.start_clock,
-            play_clock: self.play_clock,
+            play_clock: PlayClock::from_secs(self.play_clock),
             moves: self.moves.clone(),
             faults: self.faults.clone(),
             goals: [goal(*g0), goal(*g1)],

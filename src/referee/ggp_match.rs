@@ -18,6 +18,7 @@ use tracing::info;
 use super::dialect::Dialect;
 use super::general::{GdlMatchSpec, play_gdl_match};
 use super::ggp::{Clocks, classify, exchange_all, fault, log_faults, start_all, stop_all};
+use super::play_clock::PlayClock;
 use super::record::{FaultKind, MatchRecord};
 use crate::game::{self, Game, Outcome};
 use crate::games::ggp::GgpRules;
@@ -298,7 +299,7 @@ async fn play_with_engine<G: Game>(
         black: spec.names[1].clone(),
         dialect: Some(spec.dialect),
         start_clock: spec.start_clock,
-        play_clock: spec.play_clock,
+        play_clock: PlayClock::from_secs(spec.play_clock),
         moves,
         faults,
         goals,

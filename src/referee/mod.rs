@@ -10,6 +10,7 @@ pub mod general;
 pub mod ggp;
 pub mod ggp_match;
 pub mod native;
+pub mod play_clock;
 pub mod players;
 pub mod record;
 pub mod report;

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::play_clock::PlayClock;
 use super::record::{self, FaultKind, MatchRecord};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
@@ -103,15 +104,11 @@ pub fn header(
     size: &str,
     sides: [&str; 2],
     agents: [AgentConfig; 2],
-    play_clock: Duration,
+    play_clock: PlayClock,
 ) -> String {
     format!(
         "{game} match on {size}: {} {}, {} {}; play clock {} s, in-process",
-        sides[0],
-        agents[0],
-        sides[1],
-        agents[1],
-        play_clock.as_secs()
+        sides[0], agents[0], sides[1], agents[1], play_clock
     )
 }
 
@@ -250,10 +247,10 @@ impl NativeGames {
         size: usize,
         names: [String; 2],
         agents: [AgentConfig; 2],
-        play_clock: u64,
+        play_clock: PlayClock,
     ) -> MatchRecord {
         let began = Instant::now();
-        let r = (self.play)(size, agents, Duration::from_secs(play_clock));
+        let r = (self.play)(size, agents, play_clock.duration());
         let faults = r.fault.iter().map(|(side, f)| {
             let (kind, detail) = match f {
                 Fault::NoMove => (FaultKind::NoMove, "no move".to_owned()),

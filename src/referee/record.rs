@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::dialect::Dialect;
+use super::play_clock::PlayClock;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -49,7 +50,8 @@ pub struct MatchRecord {
     pub dialect: Option<Dialect>,
     /// Seconds given after START (0 in-process, where there is no START).
     pub start_clock: u64,
-    pub play_clock: u64,
+    /// Seconds per move.
+    pub play_clock: PlayClock,
     /// Moves in play order, as the rules write them (`(move x1 y1 x2 y2)`), or in the
     /// game's notation in-process.
     pub moves: Vec<String>,

@@ -132,7 +132,7 @@ mod tests {
             black: "b".into(),
             dialect: None,
             start_clock: 1,
-            play_clock: 1,
+            play_clock: crate::referee::play_clock::PlayClock::from_secs(1),
             moves: vec!["(move 1 2 1 3)".into(), "(move 1 4 1 3)".into()],
             faults: vec![Fault {
                 ply: 1,

@@ -19,6 +19,7 @@ use tokio::task::JoinSet;
 use super::dialect::Dialect;
 use super::ggp_match::{GgpGame, MatchSpec};
 use super::native::NativeGames;
+use super::play_clock::PlayClock;
 use super::players::{PlayerSpec, RunningPlayer};
 use super::record::MatchRecord;
 use super::stats::{Sprt, Verdict, Wdl};
@@ -68,7 +69,7 @@ pub enum Format {
 pub struct TournamentConfig {
     pub entrants: Vec<Entrant>,
     pub format: Format,
-    pub play_clocks: Vec<u64>,
+    pub play_clocks: Vec<PlayClock>,
     pub start_clock: u64,
     /// Games per pairing, condition and play clock; colours alternate.
     pub games: u32,
@@ -190,7 +191,7 @@ struct Game {
     black: usize,
     /// The condition's number in the arena.
     condition: usize,
-    play_clock: u64,
+    play_clock: PlayClock,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -306,6 +307,14 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
         }
         Arena::Native(_) => {}
     }
+    if let (Arena::Ggp(_), Some(clock)) = (
+        arena,
+        config.play_clocks.iter().find(|c| c.whole_secs().is_none()),
+    ) {
+        return Err(TournamentError::Config(format!(
+            "play clock {clock}: GGP players take whole seconds (fractions only between in-process agents)"
+        )));
+    }
     let conditions = arena.conditions();
     if config.games == 0 || conditions.is_empty() || config.play_clocks.is_empty() {
         return Err(TournamentError::Config(
@@ -322,7 +331,7 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
             records.len()
         )));
     }
-    let mut done: HashMap<(String, String, String, u64), u32> = HashMap::new();
+    let mut done: HashMap<(String, String, String, PlayClock), u32> = HashMap::new();
     for r in &records {
         *done
             .entry((
@@ -425,7 +434,10 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
                         addrs: pair.map(|p| addrs[p].clone()),
                         names,
                         start_clock: config.start_clock,
-                        play_clock: g.play_clock,
+                        play_clock: g
+                            .play_clock
+                            .whole_secs()
+                            .expect("checked: GGP clocks are whole seconds"),
                         dialect: config.dialect,
                     };
                     running.spawn(async move {
@@ -543,7 +555,7 @@ pub fn table(records: &[MatchRecord], names: &[String]) -> Vec<Row> {
     let mut rows = Vec::new();
     for (i, a) in names.iter().enumerate() {
         for b in &names[i + 1..] {
-            let mut conditions: Vec<(String, u64)> = records
+            let mut conditions: Vec<(String, PlayClock)> = records
                 .iter()
                 .filter(|r| r.score_between(a, b).is_some())
                 .map(|r| (r.size.clone(), r.play_clock))

@@ -20,12 +20,13 @@
 //! - The registry has two names (`spec`): `loa6` plays the NUS rules by default, `loa8`
 //!   CS61B's; the variants `nus` and `cs61b` force one ruleset on either board.
 
+pub mod eval;
 pub mod nus;
 pub mod spec;
 
 use std::fmt;
 
-use crate::game::{ArrayMoves, Evaluator, Game, MoveBuffer, Outcome, TACTICAL_PRIORITY};
+use crate::game::{ArrayMoves, Game, MoveBuffer, Outcome, TACTICAL_PRIORITY};
 
 /// At most 12 pieces with 8 directions each.
 pub const MAX_MOVES: usize = 96;
@@ -403,6 +404,14 @@ impl Loa {
         }
     }
 
+    /// The same pieces with the other side to move (for evaluations that compare what
+    /// each side could do).
+    fn flipped(&self) -> Loa {
+        let mut other = self.clone();
+        other.pass_turn();
+        other
+    }
+
     fn toggle(&mut self, side: Side, sq: usize) {
         self.pieces[side.index()] ^= 1 << sq;
         self.zobrist ^= PIECE_KEYS[side.index()][sq];
@@ -574,47 +583,6 @@ impl fmt::Display for Loa {
 impl fmt::Debug for Loa {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Loa {0}x{0} {1:?}\n{self}", self.size(), self.no_move)
-    }
-}
-
-/// A simple evaluation: pieces gathered round their centre of mass are near a win. Each
-/// side's spread is the sum of its pieces' king-move distances to that centre; the score
-/// is the opponent's mean spread less one's own.
-pub struct Concentration;
-
-/// The mean king-move distance of the pieces `b` to their centre of mass, times 100.
-fn spread(t: &Tables, b: u64) -> i32 {
-    let count = b.count_ones() as i32;
-    if count <= 1 {
-        return 0;
-    }
-    let n = t.n as i32;
-    let (mut sc, mut sr) = (0, 0);
-    let mut x = b;
-    while x != 0 {
-        let sq = x.trailing_zeros() as i32;
-        sc += sq % n;
-        sr += sq / n;
-        x &= x - 1;
-    }
-    // Distances in units of 1/count of a square, so the centre needs no rounding.
-    let mut total = 0;
-    let mut x = b;
-    while x != 0 {
-        let sq = x.trailing_zeros() as i32;
-        total += (count * (sq % n) - sc)
-            .abs()
-            .max((count * (sq / n) - sr).abs());
-        x &= x - 1;
-    }
-    100 * total / (count * count)
-}
-
-impl Evaluator<Loa> for Concentration {
-    fn evaluate(&self, p: &Loa) -> i32 {
-        let own = p.pieces[p.side.index()];
-        let opp = p.pieces[p.side.other().index()];
-        spread(p.tables, opp) - spread(p.tables, own)
     }
 }
 

@@ -2,15 +2,23 @@
 //! `--game loa8` (CS61B's 8×8 one), one engine under two names so that each course's
 //! rules are the default of its own board.
 
-use super::{Concentration, DEFAULT_LIMIT, Loa, NoMove};
+use super::eval::{Concentration, Structure};
+use super::{DEFAULT_LIMIT, Loa, NoMove};
 use crate::games::{BenchPosition, Evaluation, GameSpec};
 use crate::oneshot::RequestProtocol;
 
-static EVALUATIONS: [Evaluation<Loa>; 1] = [Evaluation {
-    name: "concentration",
-    about: "How closely each side's pieces gather round their centre of mass",
-    evaluator: &Concentration,
-}];
+static EVALUATIONS: [Evaluation<Loa>; 2] = [
+    Evaluation {
+        name: "structure",
+        about: "Spread, groups, neighbours, centre and edge of each side's pieces",
+        evaluator: &Structure,
+    },
+    Evaluation {
+        name: "concentration",
+        about: "How closely each side's pieces gather round their centre of mass",
+        evaluator: &Concentration,
+    },
+];
 
 /// The position of `n`×`n` LOA under the ruleset `variant` (`nus` or `cs61b`).
 fn start(n: usize, size: &str, sizes: &str, variant: &str) -> Result<Loa, String> {

@@ -2,7 +2,9 @@
 
 use rand::RngExt;
 
+use super::eval::Concentration;
 use super::*;
+use crate::game::Evaluator;
 use crate::game::perft;
 
 fn names(p: &Loa) -> Vec<String> {
