@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use ggp_player::agent::{Agent, AgentConfig, AgentKind, DEFAULT_HASH_MB};
+use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB};
 use ggp_player::game::Game;
 use ggp_player::games::{self, GameSpec};
 use ggp_player::gdl::Gdl;
@@ -16,7 +16,7 @@ use ggp_player::player::server;
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::general::{GdlMatchSpec, play_gdl_match};
 use ggp_player::referee::ggp_match::{GgpGame, MatchSpec};
-use ggp_player::referee::native;
+use ggp_player::referee::native::{self, Contestant};
 use ggp_player::referee::play_clock::PlayClock;
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::report::MatchView;
@@ -708,8 +708,11 @@ fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
 struct MatchArgs {
     /// The white player (the first role's with --rules): a URL (http://127.0.0.1:4001),
     /// a command that starts one, e.g. 'ggp-player serve --agent random' (run on a free
-    /// port given as --port N), or an in-process agent (agent:random, agent:greedy[:EVAL],
-    /// agent:alphabeta[:EVAL], agent:mcts[:N]) when --black is one too.
+    /// port given as --port N); or, playing the game itself when --black does too, an
+    /// in-process agent (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL],
+    /// agent:mcts[:N]) or a course program started for every move and asked in its
+    /// game's own protocol within the course's limit (program:COMMAND, e.g.
+    /// program:target/release/loa6 with --game loa6).
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     white: Option<PlayerSpec>,
     /// The black player (the second role's with --rules): a URL or a command, as for
@@ -755,9 +758,11 @@ struct MatchArgs {
 struct TournamentArgs {
     /// A player as NAME=PLAYER, PLAYER being a URL (http://127.0.0.1:4001), a command
     /// that starts one on a free port given as --port N ('ggp-player' means this binary),
-    /// e.g. --player 'rand=ggp-player serve --agent random', or an in-process agent
+    /// e.g. --player 'rand=ggp-player serve --agent random'; or an in-process agent
     /// (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL], agent:mcts[:N]), which
-    /// plays any game without HTTP. At least two, all GGP players or all in-process agents.
+    /// plays any game without HTTP, or a course program asked in its game's own protocol
+    /// (program:COMMAND, e.g. 'ours=program:target/release/loa6'). At least two, all GGP
+    /// players or none.
     #[arg(long = "player", required = true, value_parser = Entrant::parse)]
     players: Vec<Entrant>,
     /// Round robin (everyone against everyone) or gauntlet (the first against each other).
@@ -880,10 +885,10 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
     let (Some(white), Some(black)) = (&args.white, &args.black) else {
         anyhow::bail!("give --white and --black (or --rules FILE with a --player per role)");
     };
-    match (white, black) {
-        (PlayerSpec::Agent(w), PlayerSpec::Agent(b)) => {
+    match (white.contestant(), black.contestant()) {
+        (Some(w), Some(b)) => {
             let native = NativeMatch {
-                agents: [*w, *b],
+                players: [w, b],
                 size: args.size.clone(),
                 variant: args.variant.clone(),
                 play_clock: args.playclock,
@@ -891,8 +896,8 @@ fn referee_match(args: MatchArgs) -> anyhow::Result<()> {
             };
             return games::dispatch(&args.game, native)?;
         }
-        (PlayerSpec::Agent(_), _) | (_, PlayerSpec::Agent(_)) => anyhow::bail!(
-            "an in-process agent (agent:...) plays only against another one: give both --white and --black as agent:..."
+        (Some(_), None) | (None, Some(_)) => anyhow::bail!(
+            "an in-process agent (agent:...) or course program (program:...) plays only against another one: give both --white and --black so"
         ),
         _ => {}
     }
@@ -946,9 +951,10 @@ impl games::Tool for GgpGameOf {
     }
 }
 
-/// A match between two in-process agents, in any game, printed move by move.
+/// A match on a game itself between in-process agents or course programs, printed move
+/// by move.
 struct NativeMatch {
-    agents: [AgentConfig; 2],
+    players: [Contestant; 2],
     size: Option<String>,
     variant: Option<String>,
     play_clock: PlayClock,
@@ -960,17 +966,20 @@ impl games::Tool for NativeMatch {
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
         let start = games::start::<S>(self.size.as_deref(), self.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
-        let [first, second] = self.agents;
+        let clock = self.play_clock.duration();
+        let [mut first, mut second] = [0, 1].map(|i| native::mover::<S>(&self.players[i], clock));
         let size = self.size.as_deref().unwrap_or(S::DEFAULT_SIZE);
         println!(
             "{}",
-            native::header(S::NAME, size, S::SIDES, self.agents, self.play_clock)
+            native::header(S::NAME, size, S::SIDES, &self.players, self.play_clock)
         );
-        let mut first = Agent::<S::Game>::new::<S>(first);
-        let mut second = Agent::<S::Game>::new::<S>(second);
+        let (first, second) = (
+            first.as_deref_mut().map_err(|e| anyhow::anyhow!("{e}"))?,
+            second.as_deref_mut().map_err(|e| anyhow::anyhow!("{e}"))?,
+        );
         let record = native::play(
             &start,
-            [&mut first, &mut second],
+            [first, second],
             self.play_clock.duration(),
             self.max_plies,
         );

@@ -1,13 +1,19 @@
 //! The `loa6` program driven as the NUS course's framework drives it: a fresh process per
-//! request, the request on standard input, one line back within 3 s of the start.
+//! request, the request on standard input, one line back within 3 s of the start; and
+//! the referee asking programs in that protocol.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use ggp_player::agent::{AgentConfig, AgentKind};
 use ggp_player::game::{self, Game, MoveBuffer, Outcome};
 use ggp_player::games::loa::Loa;
 use ggp_player::games::loa::nus::PROTOCOL;
+use ggp_player::games::loa::spec::Loa6;
+use ggp_player::games::start;
+use ggp_player::referee::native::{self, Contestant, Fault, Mover};
+use ggp_player::referee::program::Program;
 
 struct Reply {
     stdout: String,
@@ -159,4 +165,72 @@ fn unreadable_requests_get_one_line_on_stderr_and_a_failure() {
         assert_eq!(lines.len(), 1, "{request:?}: {}", reply.stderr);
         assert!(lines[0].contains(expected), "{request:?}: {}", lines[0]);
     }
+}
+
+/// One game of `loa6` from the start between `first` and `second`, capped at `plies`.
+fn refereed(
+    first: &mut dyn Mover<Loa>,
+    second: &mut dyn Mover<Loa>,
+    plies: u32,
+) -> native::NativeRecord {
+    let start = start::<Loa6>(None, None).unwrap();
+    native::play(&start, [first, second], Duration::from_millis(100), plies)
+}
+
+fn random_agent() -> Box<dyn Mover<Loa>> {
+    let random = Contestant::Agent(AgentConfig {
+        kind: AgentKind::Random,
+        seed: Some(1),
+        ..AgentConfig::default()
+    });
+    native::mover::<Loa6>(&random, Duration::from_millis(100)).unwrap()
+}
+
+#[test]
+fn the_referee_asks_a_program_in_its_own_protocol_and_judges_its_answers() {
+    // The real agent: a legal move, in time, through a fresh process.
+    let mut loa6 = Program::new(env!("CARGO_BIN_EXE_loa6"), &PROTOCOL);
+    let r = refereed(&mut loa6, &mut *random_agent(), 2);
+    assert_eq!(
+        (r.fault.clone(), r.moves.len(), r.capped),
+        (None, 2, true),
+        "{r:?}"
+    );
+
+    // An answer that is no move, a program that fails, one that never answers: each
+    // loses the game with the fault recorded.
+    let mut garbage = Program::new("echo ZZZZ", &PROTOCOL);
+    let r = refereed(&mut *random_agent(), &mut garbage, 10);
+    assert_eq!(r.fault, Some((1, Fault::Illegal("\"ZZZZ\"".into()))));
+    assert_eq!(r.scores, [1.0, 0.0]);
+    let mut failing = Program::new("echo 'cannot think' >&2; exit 3", &PROTOCOL);
+    let r = refereed(&mut failing, &mut *random_agent(), 10);
+    assert_eq!(
+        r.fault,
+        Some((0, Fault::Illegal("no answer (stderr: cannot think)".into())))
+    );
+    let mut asleep = Program::new("exec sleep 30", &PROTOCOL);
+    let began = Instant::now();
+    let r = refereed(&mut asleep, &mut *random_agent(), 10);
+    assert!(
+        matches!(r.fault, Some((0, Fault::Late { ms })) if ms >= 3000),
+        "{r:?}"
+    );
+    assert!(
+        began.elapsed() < Duration::from_secs(20),
+        "killed at the limit"
+    );
+}
+
+#[test]
+fn programs_play_only_games_with_a_protocol() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(["match", "--game", "walk", "--white", "program:true"])
+        .args(["--black", "agent:random", "--playclock", "0.1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("walk has no course program protocol"), "{err}");
+    assert!(err.contains("loa6"), "{err}");
 }

@@ -16,7 +16,7 @@ use ggp_player::games::walk::{Graph, Node, Owner, Walk};
 use ggp_player::gdl::Gdl;
 use ggp_player::mcts::native::{Native, Turn};
 use ggp_player::mcts::{Budget, Mcts};
-use ggp_player::referee::native;
+use ggp_player::referee::native::{self, Contestant};
 use ggp_player::search::Limits;
 
 fn iterations(n: u64) -> Budget<'static> {
@@ -123,12 +123,15 @@ fn mcts_beats_random_at_breakthrough_with_both_colours() {
     let clock = Duration::from_secs(10);
     let mut score = 0.0;
     for game in 0..20 {
-        let mut mcts = Agent::new::<Breakthrough>(config(AgentKind::Mcts, game));
-        let mut random = Agent::new::<Breakthrough>(config(AgentKind::Random, game));
+        let player = |kind| {
+            let agent = Contestant::Agent(config(kind, game));
+            native::mover::<Breakthrough>(&agent, clock).unwrap()
+        };
+        let (mut mcts, mut random) = (player(AgentKind::Mcts), player(AgentKind::Random));
         let r = if game % 2 == 0 {
-            native::play(&board, [&mut mcts, &mut random], clock, 200)
+            native::play(&board, [&mut *mcts, &mut *random], clock, 200)
         } else {
-            native::play(&board, [&mut random, &mut mcts], clock, 200)
+            native::play(&board, [&mut *random, &mut *mcts], clock, 200)
         };
         assert_eq!(r.fault, None, "game {game}");
         score += r.scores[game as usize % 2];

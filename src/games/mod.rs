@@ -187,6 +187,15 @@ macro_rules! registry {
             Err(UnknownGame { name: name.to_owned() })
         }
 
+        /// The games whose course programs the referee can ask for moves.
+        pub fn with_request_protocol() -> Vec<&'static str> {
+            let mut names = Vec::new();
+            $(if <$spec as GameSpec>::request_protocol().is_some() {
+                names.push(<$spec as GameSpec>::NAME);
+            })*
+            names
+        }
+
         /// Every evaluation of every game, as (game, evaluation) names.
         pub fn all_evaluations() -> Vec<(&'static str, &'static str)> {
             let mut all = Vec::new();

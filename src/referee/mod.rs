@@ -12,6 +12,7 @@ pub mod ggp_match;
 pub mod native;
 pub mod play_clock;
 pub mod players;
+pub mod program;
 pub mod record;
 pub mod report;
 pub mod stats;

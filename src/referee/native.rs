@@ -1,11 +1,14 @@
-//! Matches between in-process agents, in any registered game: no HTTP, no rules sent.
-//! The referee still trusts nothing: every move is checked against the legal moves and
-//! timed against the play clock, and a side that fails either loses the game.
+//! Matches on a registered game itself, no HTTP and no rules sent: between agents of
+//! this process, or course programs asked for each move in their own protocol
+//! ([`super::program`]). The referee still trusts nothing: every move is checked against
+//! the legal moves and timed against the clock, and a side that fails either loses the
+//! game.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::play_clock::PlayClock;
+use super::program::Program;
 use super::record::{self, FaultKind, MatchRecord};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
@@ -69,6 +72,76 @@ pub fn parse_agent(s: &str) -> Option<Result<AgentConfig, String>> {
     }))
 }
 
+/// A player of a match on the game itself: an agent of this process (`agent:...`) or a
+/// course program started for every move (`program:COMMAND`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contestant {
+    Agent(AgentConfig),
+    Program(String),
+}
+
+impl std::fmt::Display for Contestant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contestant::Agent(config) => config.fmt(f),
+            Contestant::Program(command) => write!(f, "program `{command}`"),
+        }
+    }
+}
+
+/// What the referee asks a contestant for.
+pub trait Mover<G: Game> {
+    /// The time this player has for a move when the match's clock is `play_clock`.
+    fn clock(&self, play_clock: Duration) -> Duration {
+        play_clock
+    }
+    /// A move for the side to move after `ply` plies, within [`Mover::clock`] from now;
+    /// `earlier` holds the positions played before (games that repeat).
+    fn next_move(&mut self, position: &G, ply: usize, earlier: &[u64]) -> Result<G::Move, Fault>;
+}
+
+/// An agent told its deadline: the clock less [`MARGIN`].
+struct Timed<G: Game> {
+    agent: Agent<G>,
+    play_clock: Duration,
+}
+
+impl<G: Game> Mover<G> for Timed<G> {
+    fn next_move(&mut self, position: &G, _ply: usize, earlier: &[u64]) -> Result<G::Move, Fault> {
+        let deadline = clock::move_time(Instant::now(), self.play_clock, MARGIN).search_until;
+        self.agent
+            .choose(position, &Limits::until(deadline), earlier)
+            .map(|c| c.mv)
+            .ok_or(Fault::NoMove)
+    }
+}
+
+/// The mover of `contestant` in game `S`, or why it cannot play `S`.
+pub fn mover<S: GameSpec>(
+    contestant: &Contestant,
+    play_clock: Duration,
+) -> Result<Box<dyn Mover<S::Game>>, String> {
+    match contestant {
+        Contestant::Agent(config) => Ok(Box::new(Timed {
+            agent: Agent::new::<S>(*config),
+            play_clock,
+        })),
+        Contestant::Program(command) => match S::request_protocol() {
+            Some(protocol) => Ok(Box::new(Program::new(command, protocol))),
+            None => Err(no_protocol::<S>()),
+        },
+    }
+}
+
+fn no_protocol<S: GameSpec>() -> String {
+    let with: Vec<&str> = crate::games::with_request_protocol();
+    format!(
+        "{} has no course program protocol (program:... plays {})",
+        S::NAME,
+        crate::games::one_of(&with)
+    )
+}
+
 /// Why a side lost by the referee's decision rather than the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
@@ -103,21 +176,21 @@ pub fn header(
     game: &str,
     size: &str,
     sides: [&str; 2],
-    agents: [AgentConfig; 2],
+    players: &[Contestant; 2],
     play_clock: PlayClock,
 ) -> String {
     format!(
         "{game} match on {size}: {} {}, {} {}; play clock {} s, in-process",
-        sides[0], agents[0], sides[1], agents[1], play_clock
+        sides[0], players[0], sides[1], players[1], play_clock
     )
 }
 
-/// Plays `start` to the end between `agents` (the first moves first), each move within
-/// `play_clock` (an agent searches until [`MARGIN`] before it); a game longer than
-/// `max_plies` is a draw.
+/// Plays `start` to the end between `players` (the first moves first), each move within
+/// its clock ([`Mover::clock`] of `play_clock`); a game longer than `max_plies` is a
+/// draw.
 pub fn play<G: Game>(
     start: &G,
-    agents: [&mut Agent<G>; 2],
+    players: [&mut dyn Mover<G>; 2],
     play_clock: Duration,
     max_plies: u32,
 ) -> NativeRecord {
@@ -146,26 +219,24 @@ pub fn play<G: Game>(
             record.scores[1 - side] = 1.0 - mover;
             return record.with_overhead(overheads);
         }
+        let clock = players[side].clock(play_clock);
         let began = Instant::now();
-        let limits = Limits::until(clock::move_time(began, play_clock, MARGIN).search_until);
-        let choice = agents[side].choose(&position, &limits, &earlier);
+        let choice = players[side].next_move(&position, ply, &earlier);
         let took = began.elapsed();
         position.generate_moves(&mut list);
         let fault = match choice {
-            None => Some(Fault::NoMove),
-            Some(c) if !list.as_slice().contains(&c.mv) => {
-                Some(Fault::Illegal(format!("{:?}", c.mv)))
-            }
-            Some(_) if took > play_clock => Some(Fault::Late {
+            Err(fault) => Some(fault),
+            Ok(mv) if !list.as_slice().contains(&mv) => Some(Fault::Illegal(format!("{mv:?}"))),
+            Ok(_) if took > clock => Some(Fault::Late {
                 ms: took.as_millis() as u64,
             }),
-            Some(c) => {
-                record.moves.push(position.move_name(c.mv));
+            Ok(mv) => {
+                record.moves.push(position.move_name(mv));
                 record.move_us.push(took.as_micros() as u64);
                 if G::REPEATS {
                     earlier.push(position.hash());
                 }
-                position.make(c.mv);
+                position.make(mv);
                 None
             }
         };
@@ -210,11 +281,13 @@ pub struct NativeGames {
     pub sides: [&'static str; 2],
     /// The board sizes, as the game writes them.
     pub sizes: Vec<String>,
+    /// Why course programs cannot play this game, if they cannot.
+    no_programs: Option<String>,
     play: Arc<PlayFn>,
 }
 
-/// Plays the start position of the board size numbered `size` between two agents.
-type PlayFn = dyn Fn(usize, [AgentConfig; 2], Duration) -> NativeRecord + Send + Sync;
+/// Plays the start position of the board size numbered `size` between two contestants.
+type PlayFn = dyn Fn(usize, &[Contestant; 2], Duration) -> NativeRecord + Send + Sync;
 
 impl NativeGames {
     /// Game `S` on each of `sizes` under `variant` (the game's first if `None`); a game
@@ -228,29 +301,41 @@ impl NativeGames {
             .iter()
             .map(|size| games::start::<S>(Some(size), variant))
             .collect::<Result<Vec<S::Game>, String>>()?;
-        let play = move |size: usize, agents: [AgentConfig; 2], clock: Duration| {
-            let [mut first, mut second] = agents.map(Agent::<S::Game>::new::<S>);
-            play(&starts[size], [&mut first, &mut second], clock, max_plies)
+        let play = move |size: usize, players: &[Contestant; 2], clock: Duration| {
+            let [mut first, mut second] = [0, 1].map(|i| {
+                mover::<S>(&players[i], clock).expect("contestants are checked before play")
+            });
+            play(&starts[size], [&mut *first, &mut *second], clock, max_plies)
         };
         Ok(NativeGames {
             sides: S::SIDES,
             sizes: sizes.to_vec(),
+            no_programs: S::request_protocol().is_none().then(no_protocol::<S>),
             play: Arc::new(play),
         })
     }
 
-    /// One match on the board size numbered `size`: `names` are the players of `agents`,
-    /// the first moving first. Blocks until the game ends.
+    /// Whether `contestant` can play this game (a program needs the game's protocol).
+    pub fn accepts(&self, contestant: &Contestant) -> Result<(), String> {
+        match (contestant, &self.no_programs) {
+            (Contestant::Program(_), Some(why)) => Err(why.clone()),
+            _ => Ok(()),
+        }
+    }
+
+    /// One match on the board size numbered `size`: `names` are the names of `players`,
+    /// the first moving first, each [accepted](NativeGames::accepts). Blocks until the
+    /// game ends.
     pub fn play_match(
         &self,
         id: String,
         size: usize,
         names: [String; 2],
-        agents: [AgentConfig; 2],
+        players: &[Contestant; 2],
         play_clock: PlayClock,
     ) -> MatchRecord {
         let began = Instant::now();
-        let r = (self.play)(size, agents, play_clock.duration());
+        let r = (self.play)(size, players, play_clock.duration());
         let faults = r.fault.iter().map(|(side, f)| {
             let (kind, detail) = match f {
                 Fault::NoMove => (FaultKind::NoMove, "no move".to_owned()),
@@ -327,16 +412,19 @@ mod tests {
     #[test]
     fn the_star_is_won_by_the_searcher_and_scored_both_ways() {
         let board = start::<WalkSpec>(Some("star300"), None).unwrap();
-        let config = |kind| AgentConfig {
-            kind,
-            seed: Some(3),
-            hash_mb: 1,
-            ..AgentConfig::default()
-        };
-        let mut searcher = Agent::new::<WalkSpec>(config(AgentKind::Alphabeta));
-        let mut random = Agent::new::<WalkSpec>(config(AgentKind::Random));
         let clock = Duration::from_secs(5);
-        let r = play(&board, [&mut searcher, &mut random], clock, 100);
+        let player = |kind| {
+            let config = AgentConfig {
+                kind,
+                seed: Some(3),
+                hash_mb: 1,
+                ..AgentConfig::default()
+            };
+            mover::<WalkSpec>(&Contestant::Agent(config), clock).unwrap()
+        };
+        let mut searcher = player(AgentKind::Alphabeta);
+        let mut random = player(AgentKind::Random);
+        let r = play(&board, [&mut *searcher, &mut *random], clock, 100);
         assert_eq!(r.moves, ["0-300", "300-301"]);
         assert_eq!(
             (r.scores, r.fault.clone(), r.capped),
@@ -344,7 +432,7 @@ mod tests {
         );
         // Black has no goal of its own: it can only wait for white to find the last spoke,
         // so the game ends at the cap (a draw) or with white's win.
-        let r = play(&board, [&mut random, &mut searcher], clock, 40);
+        let r = play(&board, [&mut *random, &mut *searcher], clock, 40);
         assert_eq!(r.fault, None);
         assert!(r.capped && r.scores == [0.5, 0.5] || !r.capped && r.scores == [1.0, 0.0]);
         assert_eq!(r.moves.len(), r.move_us.len());

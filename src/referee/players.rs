@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use tokio::process::{Child, Command};
 
 use super::client::{self, host_port};
+use super::native::Contestant;
 
 /// How long a started player may take before it answers INFO.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
@@ -22,9 +23,21 @@ pub enum PlayerSpec {
     Command(String),
     /// An agent of this process (`agent:random`, `agent:greedy[:EVAL]`, `agent:alphabeta[:EVAL]`).
     Agent(crate::agent::AgentConfig),
+    /// A course program started for every move (`program:COMMAND`), asked in its game's
+    /// own protocol.
+    Program(String),
 }
 
 impl PlayerSpec {
+    /// The player of a match on the game itself, unless this is a GGP player.
+    pub fn contestant(&self) -> Option<Contestant> {
+        match self {
+            PlayerSpec::Agent(config) => Some(Contestant::Agent(*config)),
+            PlayerSpec::Program(command) => Some(Contestant::Program(command.clone())),
+            PlayerSpec::Url(_) | PlayerSpec::Command(_) => None,
+        }
+    }
+
     /// `http://host:port` (or `host:port`) is a URL; anything else is a command.
     pub fn parse(s: &str) -> Result<PlayerSpec, String> {
         let s = s.trim();
@@ -33,6 +46,12 @@ impl PlayerSpec {
         }
         if let Some(agent) = super::native::parse_agent(s) {
             return agent.map(PlayerSpec::Agent);
+        }
+        if let Some(command) = s.strip_prefix("program:") {
+            return match command.trim() {
+                "" => Err("program: needs the command that runs the program, e.g. program:target/release/loa6".into()),
+                command => Ok(PlayerSpec::Program(command.to_owned())),
+            };
         }
         if s.starts_with("http://")
             || s.starts_with("https://")
@@ -60,8 +79,8 @@ impl RunningPlayer {
                 child: None,
             }),
             PlayerSpec::Command(cmd) => start_command(cmd).await,
-            PlayerSpec::Agent(_) => Err(
-                "an in-process agent (agent:...) plays only against another one, without HTTP"
+            PlayerSpec::Agent(_) | PlayerSpec::Program(_) => Err(
+                "in-process agents (agent:...) and course programs (program:...) play the game itself, without HTTP"
                     .to_owned(),
             ),
         }

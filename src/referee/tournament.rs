@@ -18,12 +18,11 @@ use tokio::task::JoinSet;
 
 use super::dialect::Dialect;
 use super::ggp_match::{GgpGame, MatchSpec};
-use super::native::NativeGames;
+use super::native::{Contestant, NativeGames};
 use super::play_clock::PlayClock;
 use super::players::{PlayerSpec, RunningPlayer};
 use super::record::MatchRecord;
 use super::stats::{Sprt, Verdict, Wdl};
-use crate::agent::AgentConfig;
 use crate::games::{self, GameSpec};
 
 #[derive(Clone, Debug)]
@@ -49,11 +48,9 @@ impl Entrant {
         })
     }
 
-    fn agent(&self) -> Option<AgentConfig> {
-        match self.spec {
-            PlayerSpec::Agent(config) => Some(config),
-            _ => None,
-        }
+    /// The entrant as a player of the game itself, unless it is a GGP player.
+    fn contestant(&self) -> Option<Contestant> {
+        self.spec.contestant()
     }
 }
 
@@ -88,15 +85,15 @@ pub enum Arena {
     /// GGP players (URLs or commands), started once for the whole tournament; every
     /// match refereed over HTTP.
     Ggp(Vec<GgpGame>),
-    /// In-process agents (`agent:...`) of a registered game; every match on a blocking
-    /// thread of its own.
+    /// In-process agents (`agent:...`) and course programs (`program:...`) on a
+    /// registered game itself; every match on a blocking thread of its own.
     Native(NativeGames),
 }
 
-/// Refused: in-process agents and GGP players in one tournament.
-const MIXED: &str = "in-process agents (agent:...) and GGP players cannot meet in one tournament: \
-                     an agent plays only against another agent, without HTTP; give every player \
-                     as agent:... or none";
+/// Refused: in-process agents or course programs and GGP players in one tournament.
+const MIXED: &str = "in-process agents (agent:...) or course programs (program:...) and GGP players \
+                     cannot meet in one tournament: those play the game itself, without HTTP; give \
+                     every player as agent:... or program:..., or none";
 
 impl Arena {
     /// Game `S` on each of `sizes` between GGP players, over the rules the game sends.
@@ -149,7 +146,7 @@ impl Arena {
 
 /// Whether the entrants are all in-process agents (or else all GGP players).
 fn in_process(entrants: &[Entrant]) -> Result<bool, String> {
-    let agents = entrants.iter().filter(|e| e.agent().is_some()).count();
+    let agents = entrants.iter().filter(|e| e.contestant().is_some()).count();
     if agents > 0 && agents < entrants.len() {
         return Err(MIXED.to_owned());
     }
@@ -305,7 +302,11 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
                 "GGP players need a game refereed over GGP, not in-process matches".into(),
             ));
         }
-        Arena::Native(_) => {}
+        Arena::Native(native) => {
+            for c in config.entrants.iter().filter_map(Entrant::contestant) {
+                native.accepts(&c).map_err(TournamentError::Config)?;
+            }
+        }
     }
     if let (Arena::Ggp(_), Some(clock)) = (
         arena,
@@ -380,7 +381,8 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
         }
     }
     let addrs: Vec<String> = players.iter().map(|p| p.addr.clone()).collect();
-    let agents: Vec<Option<AgentConfig>> = config.entrants.iter().map(Entrant::agent).collect();
+    let contestants: Vec<Option<Contestant>> =
+        config.entrants.iter().map(Entrant::contestant).collect();
     let ggp_games: Vec<Arc<GgpGame>> = match arena {
         Arena::Ggp(games) => games.iter().cloned().map(Arc::new).collect(),
         Arena::Native(_) => Vec::new(),
@@ -448,10 +450,14 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
                 }
                 Arena::Native(native) => {
                     let native = native.clone();
-                    let agents = pair.map(|p| agents[p].expect("every entrant is an agent"));
+                    let players = pair.map(|p| {
+                        contestants[p]
+                            .clone()
+                            .expect("every entrant plays the game itself")
+                    });
                     running.spawn_blocking(move || {
                         let record =
-                            native.play_match(id, g.condition, names, agents, g.play_clock);
+                            native.play_match(id, g.condition, names, &players, g.play_clock);
                         drop(permit);
                         record
                     });

@@ -1,0 +1,93 @@
+//! A course program as a player: started afresh for every move, the request on its
+//! standard input in the game's own protocol ([`crate::oneshot`]), one line back within
+//! the course's limit, the process's start included, as the NUS framework ran students'
+//! agents. So a student's agent can play ours, and ours each other, through the very
+//! protocol the course used.
+
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use super::native::{Fault, Mover};
+use crate::game::Game;
+use crate::oneshot::{self, RequestProtocol};
+
+/// The most of a program's output read: an answer is one short line.
+const MAX_ANSWER_BYTES: u64 = 4096;
+
+/// A program run through the shell (`sh -c`), so that `java -jar agent.jar` works.
+pub struct Program<G: Game> {
+    command: String,
+    protocol: &'static RequestProtocol<G>,
+}
+
+impl<G: Game> Program<G> {
+    pub fn new(command: &str, protocol: &'static RequestProtocol<G>) -> Program<G> {
+        Program {
+            command: command.to_owned(),
+            protocol,
+        }
+    }
+
+    fn spawn(&self) -> std::io::Result<Child> {
+        Command::new("sh")
+            .arg("-c")
+            .arg(&self.command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+    }
+}
+
+impl<G: Game> Mover<G> for Program<G> {
+    /// The course's limit, whatever the match's play clock.
+    fn clock(&self, _play_clock: Duration) -> Duration {
+        self.protocol.limit
+    }
+
+    fn next_move(&mut self, position: &G, ply: usize, _earlier: &[u64]) -> Result<G::Move, Fault> {
+        let began = Instant::now();
+        // Counted in turns from 1, as the course's framework did on its first request.
+        let request = oneshot::write_request(self.protocol, (ply / 2 + 1) as i64, position);
+        let mut child = self
+            .spawn()
+            .map_err(|e| Fault::Illegal(format!("`{}` did not start: {e}", self.command)))?;
+        // A program that exits without reading its input is judged by its answer.
+        let _ = child
+            .stdin
+            .take()
+            .expect("stdin is piped")
+            .write_all(request.as_bytes());
+        let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut out = String::new();
+            let mut err = String::new();
+            if let Some(s) = stdout {
+                let _ = s.take(MAX_ANSWER_BYTES).read_to_string(&mut out);
+            }
+            if let Some(s) = stderr {
+                let _ = s.take(MAX_ANSWER_BYTES).read_to_string(&mut err);
+            }
+            let _ = tx.send((out, err));
+        });
+        let wait = self.protocol.limit.saturating_sub(began.elapsed());
+        let answer = rx.recv_timeout(wait);
+        // Killed at the limit as the course's framework did; reaped either way.
+        let _ = child.kill();
+        let _ = child.wait();
+        let (out, err) = answer.map_err(|_| Fault::Late {
+            ms: began.elapsed().as_millis() as u64,
+        })?;
+        let line = out.lines().next().unwrap_or("").trim();
+        (self.protocol.read_move)(position, line).ok_or_else(|| {
+            let why = match err.lines().next() {
+                Some(e) if line.is_empty() => format!("no answer (stderr: {e})"),
+                _ => format!("{line:?}"),
+            };
+            Fault::Illegal(why)
+        })
+    }
+}
