@@ -604,7 +604,11 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
     fn must_stop(&self) -> bool {
         self.shared.done.load(Ordering::Relaxed)
             || self.shared.limits.must_abort()
-            || self.shared.limits.max_nodes.is_some_and(|n| self.nodes >= n)
+            || self
+                .shared
+                .limits
+                .max_nodes
+                .is_some_and(|n| self.nodes >= n)
     }
 
     /// The value of the current position searched `depth` plies deep, within `(alpha, beta)`
