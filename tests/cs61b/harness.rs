@@ -2,7 +2,7 @@
 //! built `loa` program as the course did.
 //!
 //! A script's first `#*` line is the program's command line (its first word `loa` means
-//! the built program; `--cpu-limit` wraps it in a shell's `ulimit -St`). Its other lines
+//! the built program; [`run_one`] can wrap it in a shell's `ulimit -St`). Its other lines
 //! are written to the program's standard input as the script goes, except the
 //! directives: `#*move` (wait for an AI move and pass it to the other program, if any),
 //! `#*move/win[+]` (wait for AI moves up to a result), `#*win+` (wait 5 s for a result),
@@ -225,7 +225,9 @@ impl Prog {
         self.remaining = self.remaining.saturating_sub(started.elapsed());
         let line = match event {
             Ok(Event::Line(line)) => line,
-            Ok(Event::Ended) | Err(RecvTimeoutError::Disconnected) => return Err(Stop),
+            Ok(Event::Ended) | Err(RecvTimeoutError::Disconnected) => {
+                return Err(self.fail("the program's output ended while a move was awaited"));
+            }
             Err(RecvTimeoutError::Timeout) => {
                 return Err(self.fail(format!("time limit exceeded waiting for a move ({wait:?})")));
             }
@@ -246,7 +248,7 @@ impl Prog {
         self.remaining = self.remaining.saturating_sub(started.elapsed());
         match m {
             Ok(m) => Ok(m),
-            Err(RecvTimeoutError::Disconnected) => Err(Stop),
+            Err(RecvTimeoutError::Disconnected) => Err(self.fail("the remote game ended")),
             Err(RecvTimeoutError::Timeout) => {
                 Err(self.fail("time limit exceeded waiting for the opponent"))
             }
