@@ -36,12 +36,9 @@ impl Evaluator<Loa> for Seeded {
     }
 }
 
-/// A value below [`NOISE`] that any change of `key` stirs up (splitmix64's finaliser).
+/// A value below [`NOISE`] that any change of `key` stirs up.
 fn noise(key: u64) -> u64 {
-    let mut x = key.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (x ^ (x >> 31)) % NOISE
+    super::super::splitmix(key) % NOISE
 }
 
 pub struct Ai {

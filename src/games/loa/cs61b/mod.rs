@@ -40,7 +40,7 @@ use session::{Ending, Session};
                   help and quit. At first White is played by the program and Black is \
                   typed in. AI moves are printed as `* e1-e3`, results as `* Black wins.`, \
                   `* White wins.` or `* Tie game.`. The exit status is 0 unless --strict \
-                  stops at an illegal move."
+                  stops at a refused move or a file cannot be opened."
 )]
 pub struct Cli {
     /// Show the board in a web page (not available yet: says so once and plays on in

@@ -325,6 +325,23 @@ mod tests {
     }
 
     #[test]
+    fn a_side_without_a_legal_move_passes_l8_4() {
+        // Black's a1 and h8 are each boxed in by white pieces they may not pass.
+        let white = [1, 8, 9, 54, 55, 62].iter().fold(0u64, |b, sq| b | 1 << sq);
+        let mut out = Vec::new();
+        let mut s = Session::new(&mut out, Vec::new(), 1, false);
+        s.auto = [false, false];
+        s.board = Loa::from_bits(8, 1 | 1 << 63, white, Side::Black, NoMove::Passes, Some(60));
+        s.run("dump\n".as_bytes()).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.starts_with("black has no legal move and passes.\nw> ==="),
+            "{out}"
+        );
+        assert!(out.contains("Next move: white"), "{out}");
+    }
+
+    #[test]
     fn the_ai_counts_its_moves_left_by_side() {
         let mut s = Session::new(Vec::new(), Vec::new(), 1, false);
         assert_eq!(s.ai_moves_left(), 30);
