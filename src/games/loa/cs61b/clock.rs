@@ -6,10 +6,11 @@
 //! Repeatability (`seed N`: the same seed, the same moves) rules out stopping a search by
 //! the clock, which depends on the machine and its load. So each move gets a budget of
 //! nodes instead: its share of the game's planned time times a node rate every build we
-//! ship exceeds, searched on one thread. The clock only guards: a move is also cut off
-//! at a deadline derived from the CPU and wall time the game's AI moves have really used,
-//! which stops it only on a machine several times slower than planned (play is then
-//! still legal and in time, but no longer repeatable).
+//! ship exceeds, searched on one thread. The clocks only guard: a move is also cut off
+//! once it has used a CPU time or a wall time derived from what the game's AI moves
+//! have really used, which happens only on a machine several times slower than planned
+//! (CPU) or many times overloaded (wall). Play is then still legal and in time, but no
+//! longer repeatable.
 
 use std::time::Duration;
 
@@ -41,9 +42,10 @@ const MIN_NODES: u64 = 2_000;
 pub struct MovePlan {
     /// The search's node budget: what makes the move repeatable.
     pub nodes: u64,
-    /// The guard: wall time from the move's start after which the search stops anyway
-    /// (on one thread, wall time bounds CPU time too).
-    pub within: Duration,
+    /// The guards: the process's CPU time and the wall time from the move's start after
+    /// which the search stops anyway.
+    pub cpu: Duration,
+    pub wall: Duration,
 }
 
 /// The budget of one game's AI moves.
@@ -74,16 +76,12 @@ impl Clock {
         let share = self.planned_left / k;
         self.planned_left -= share;
         let nodes = (share.as_secs_f64() * PLANNED_NODES_PER_SECOND as f64) as u64;
-        let guard_left = GUARD_CPU
-            .saturating_sub(self.cpu_used)
-            .min(GUARD_WALL.saturating_sub(self.wall_used));
-        let within = (guard_left * GUARD_SHARES / k)
-            .min(guard_left)
-            .min(MOVE_CAP)
-            .max(MOVE_FLOOR);
+        let cpu = guard(GUARD_CPU.saturating_sub(self.cpu_used), k);
+        let wall = guard(GUARD_WALL.saturating_sub(self.wall_used), k);
         MovePlan {
             nodes: nodes.max(MIN_NODES),
-            within,
+            cpu,
+            wall,
         }
     }
 
@@ -92,6 +90,15 @@ impl Clock {
         self.cpu_used += cpu;
         self.wall_used += wall;
     }
+}
+
+/// A move's guard when `left` remains for `k` moves: a few even shares, never more than
+/// is left nor than [`MOVE_CAP`], never less than [`MOVE_FLOOR`].
+fn guard(left: Duration, k: u32) -> Duration {
+    (left * GUARD_SHARES / k)
+        .min(left)
+        .min(MOVE_CAP)
+        .max(MOVE_FLOOR)
 }
 
 #[cfg(test)]
@@ -109,16 +116,19 @@ mod tests {
         let planned: u64 = plans.iter().map(|p| p.nodes).sum();
         let budget = GAME_PLAN.as_secs_f64() * PLANNED_NODES_PER_SECOND as f64;
         assert!(planned as f64 <= budget + 60.0);
-        // Moves that always use their whole guard still stay within it (plus the floor).
+        // Moves that always use their whole guards still stay within them (plus the
+        // floor).
         let mut clock = Clock::default();
-        let mut used = Duration::ZERO;
+        let (mut cpu, mut wall) = (Duration::ZERO, Duration::ZERO);
         for left in (1..=60).rev() {
             let p = clock.plan(left);
-            assert!(p.within <= MOVE_CAP);
-            clock.spent(p.within, p.within);
-            used += p.within;
+            assert!(p.cpu <= MOVE_CAP && p.wall <= MOVE_CAP);
+            clock.spent(p.cpu, p.wall);
+            cpu += p.cpu;
+            wall += p.wall;
         }
-        assert!(used <= GUARD_CPU + MOVE_FLOOR * 60, "{used:?}");
+        assert!(cpu <= GUARD_CPU + MOVE_FLOOR * 60, "{cpu:?}");
+        assert!(wall <= GUARD_WALL + MOVE_FLOOR * 60, "{wall:?}");
     }
 
     #[test]
@@ -130,6 +140,7 @@ mod tests {
             fast.spent(Duration::from_millis(10), Duration::from_millis(10));
             slow.spent(Duration::from_millis(500), Duration::from_millis(900));
         }
-        assert!(slow.plan(19).within < fast.plan(19).within);
+        let (a, b) = (fast.plan(19), slow.plan(19));
+        assert!(b.cpu < a.cpu && b.wall < a.wall);
     }
 }
