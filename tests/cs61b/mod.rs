@@ -258,3 +258,28 @@ fn input_and_output_files_and_the_log_replay_the_game() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_harness_reads_prompts_moves_and_results_as_test_loa_does() {
+    assert_eq!(harness::strip_prompt("b> w>   * e1-e3"), "* e1-e3");
+    assert_eq!(harness::strip_prompt("    - b b -"), "    - b b -");
+    assert_eq!(
+        harness::message("  *  Black   wins. "),
+        Some(Message::Win("Black wins.".into()))
+    );
+    assert_eq!(
+        harness::message("* B4-d6"),
+        Some(Message::Move("B4-d6".into()))
+    );
+    assert_eq!(harness::message("* b4d6"), None);
+    assert_eq!(harness::message("* Black wins"), None);
+    assert_eq!(normalise("a  # note\n\n   \nb \n#*move\n"), ["a", "b"]);
+}
+
+#[test]
+fn the_harness_fails_a_program_that_does_not_move_in_time() {
+    let s = Script::parse("#* loa\nmanual white\n#*time 1 1\n#*move\n");
+    let run = run_one(&s, None);
+    let failure = run.failure.expect("nobody moves");
+    assert!(failure.contains("time limit"), "{failure}");
+}
