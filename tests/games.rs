@@ -214,7 +214,7 @@ fn bad_game_arguments_get_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--game", "chess", "8x8", "2"],
-            "no game is called \"chess\": use breakthrough, walk or loa",
+            "no game is called \"chess\": use breakthrough, walk, loa6 or loa8",
         ),
         (
             &["perft", "--game", "walk", "8x8", "2"],

@@ -251,6 +251,23 @@ fn honours_a_deadline_and_a_stop_flag() {
 }
 
 #[test]
+fn a_node_budget_stops_the_search_at_the_same_place_every_time() {
+    let board = Board::new(BoardSize::new(8, 8).unwrap());
+    let limits = Limits::default().with_max_nodes(20_000);
+    let first = search::search(&board, &Improved, &limits);
+    // Nodes are counted between looks at the limits, a few thousand apart.
+    assert!(first.nodes < 20_000 + 4096, "{} nodes", first.nodes);
+    assert!(first.iterations.iter().any(|i| !i.complete));
+    for _ in 0..3 {
+        let again = search::search(&board, &Improved, &limits);
+        assert_eq!(
+            (again.best_move, again.nodes, again.depth),
+            (first.best_move, first.nodes, first.depth)
+        );
+    }
+}
+
+#[test]
 fn finished_games_yield_no_move() {
     let won = Board::from_diagram("W..\n...\n...\n.B.", Color::Black).unwrap();
     let r = search::search(&won, &Improved, &Limits::depth(3));

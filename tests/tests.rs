@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod cs61b;
 mod engine;
 mod games;
 mod gdl;

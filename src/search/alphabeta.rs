@@ -338,7 +338,10 @@ fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
     let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
     let mut depth = 1 + (id as u32 & 1);
     while depth <= max_depth {
-        if shared.done.load(Ordering::Relaxed) || (depth > 1 && !limits.may_start_iteration()) {
+        let spent = limits.max_nodes.is_some_and(|n| s.nodes >= n);
+        if shared.done.load(Ordering::Relaxed)
+            || (depth > 1 && (spent || !limits.may_start_iteration()))
+        {
             break;
         }
         // Helpers leave depths another thread has completed; the main thread searches
@@ -599,7 +602,13 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
     }
 
     fn must_stop(&self) -> bool {
-        self.shared.done.load(Ordering::Relaxed) || self.shared.limits.must_abort()
+        self.shared.done.load(Ordering::Relaxed)
+            || self.shared.limits.must_abort()
+            || self
+                .shared
+                .limits
+                .max_nodes
+                .is_some_and(|n| self.nodes >= n)
     }
 
     /// The value of the current position searched `depth` plies deep, within `(alpha, beta)`

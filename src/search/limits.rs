@@ -20,6 +20,10 @@ pub struct Limits {
     pub hard_deadline: Option<Instant>,
     /// Abort as soon as this becomes true (set by another thread).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Abort once a thread has searched this many nodes: on one thread, the same search
+    /// and the same move on any machine at any load (repeatable play), the deadlines then
+    /// only a safety net.
+    pub max_nodes: Option<u64>,
 }
 
 impl Default for Limits {
@@ -29,6 +33,7 @@ impl Default for Limits {
             soft_deadline: None,
             hard_deadline: None,
             stop: None,
+            max_nodes: None,
         }
     }
 }
@@ -52,6 +57,12 @@ impl Limits {
 
     pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Limits {
         self.stop = Some(stop);
+        self
+    }
+
+    /// Aborts after `nodes` nodes of a thread, whatever the clock.
+    pub fn with_max_nodes(mut self, nodes: u64) -> Limits {
+        self.max_nodes = Some(nodes);
         self
     }
 

@@ -20,6 +20,7 @@
 //! - The registry has two names (`spec`): `loa6` plays the NUS rules by default, `loa8`
 //!   CS61B's; the variants `nus` and `cs61b` force one ruleset on either board.
 
+pub mod cs61b;
 pub mod eval;
 pub mod nus;
 pub mod spec;

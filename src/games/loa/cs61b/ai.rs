@@ -1,0 +1,193 @@
+//! The program's AI: the generic alpha-beta search with the `structure` evaluation, on
+//! one thread with a node budget from [`Clock`], so that its moves depend only on the
+//! position, the game so far and the seed. The clock's guards stop it early only on a
+//! machine far slower or busier than planned: the wall time by the search's own
+//! deadline, the process's CPU time by a watch on a second thread.
+//!
+//! The seed matters through a small noise added to the evaluation: a hash of the
+//! position and the seed, a few points where the evaluation's terms are worth tens to
+//! hundreds. It breaks ties and varies play from seed to seed, and the same seed gives
+//! the same noise, hence the same moves. Without a `seed` command the seed comes from the
+//! operating system, so games vary as the course's program's do.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use cpu_time::ProcessTime;
+
+use super::super::eval::Structure;
+use super::super::{Loa, Move};
+use super::clock::Clock;
+use crate::game::{Evaluator, Game};
+use crate::search::{self, Limits, Options, Table, quick_move};
+
+/// The transposition table: a game's moves search a few hundred thousand nodes at most,
+/// and a small table keeps the process light (some graders cap memory).
+const HASH_MB: usize = 16;
+
+/// Noise values are below this (a move of mobility is worth 24, see `eval.rs`).
+const NOISE: u64 = 8;
+
+/// The `structure` evaluation plus the seed's noise.
+struct Seeded {
+    seed: u64,
+}
+
+impl Evaluator<Loa> for Seeded {
+    fn evaluate(&self, p: &Loa) -> i32 {
+        Structure.evaluate(p) + noise(p.hash() ^ self.seed) as i32
+    }
+}
+
+/// A value below [`NOISE`] that any change of `key` stirs up.
+fn noise(key: u64) -> u64 {
+    super::super::splitmix(key) % NOISE
+}
+
+pub struct Ai {
+    seed: u64,
+    table: Table,
+    clock: Clock,
+}
+
+impl Ai {
+    pub fn new(seed: u64) -> Ai {
+        Ai {
+            seed,
+            table: Table::new(HASH_MB),
+            clock: Clock::default(),
+        }
+    }
+
+    /// Seeds the AI and forgets what earlier searches learnt, so that play from here on
+    /// depends only on the seed and the moves to come.
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.table.clear();
+    }
+
+    /// A new game: the whole budget again, and an empty table.
+    pub fn new_game(&mut self) {
+        self.clock = Clock::default();
+        self.table.clear();
+    }
+
+    /// A legal move for the side to move of `position`, which must have one;
+    /// `ai_moves_left` counts this program's moves still possible in the game.
+    pub fn choose(&mut self, position: &Loa, ai_moves_left: u32) -> Move {
+        let plan = self.clock.plan(ai_moves_left);
+        let (wall, cpu) = (Instant::now(), ProcessTime::try_now().ok());
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits::until(wall + plan.wall)
+            .with_max_nodes(plan.nodes)
+            .with_stop(Arc::clone(&stop));
+        let evaluation = Seeded { seed: self.seed };
+        let (done, finished) = mpsc::channel::<()>();
+        let found = thread::scope(|scope| {
+            if let Some(cpu) = cpu {
+                let stop = &stop;
+                scope.spawn(move || watch_cpu(cpu, plan.cpu, stop, &finished));
+            }
+            let found = search::search_with(
+                position,
+                &evaluation,
+                &limits,
+                &self.table,
+                &Options::default(),
+            );
+            drop(done);
+            found
+        });
+        let wall_used = wall.elapsed();
+        // Without a CPU clock, wall time is an upper bound of one thread's CPU time.
+        let cpu_used = cpu.and_then(|c| c.try_elapsed().ok()).unwrap_or(wall_used);
+        self.clock.spent(cpu_used, wall_used);
+        found
+            .best_move
+            .or_else(|| quick_move(position))
+            .expect("the AI is asked only when its side has a move")
+    }
+}
+
+/// Raises `stop` once the process has used `cap` of CPU time since `start`, unless
+/// `finished` says first that the search is over. The search runs on one thread, so it
+/// cannot use more CPU time than the wall time that passes: the watch sleeps until the
+/// cap could have been reached, and looks again.
+fn watch_cpu(start: ProcessTime, cap: Duration, stop: &AtomicBool, finished: &Receiver<()>) {
+    let mut wait = cap;
+    while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(wait) {
+        let Ok(used) = start.try_elapsed() else {
+            return;
+        };
+        if used >= cap {
+            stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        wait = cap - used;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::MoveBuffer;
+    use crate::games::loa::{DEFAULT_LIMIT, MoveList, NoMove};
+
+    #[test]
+    fn the_same_seed_plays_the_same_moves_and_they_are_legal() {
+        let play = |seed: u64| {
+            let mut ai = Ai::new(seed);
+            let mut board = Loa::start(8, NoMove::Passes, Some(DEFAULT_LIMIT));
+            let mut moves = Vec::new();
+            for left in (55..=60).rev() {
+                let m = ai.choose(&board, left);
+                let mut legal = MoveList::default();
+                board.generate_moves(&mut legal);
+                assert!(legal.as_slice().contains(&m));
+                moves.push(board.move_name(m));
+                board.make(m);
+            }
+            moves
+        };
+        assert_eq!(play(7), play(7));
+    }
+
+    #[test]
+    fn the_cpu_watch_stops_a_busy_search_and_leaves_a_finished_one_alone() {
+        let stop = AtomicBool::new(false);
+        let (done, finished) = mpsc::channel::<()>();
+        drop(done);
+        watch_cpu(
+            ProcessTime::now(),
+            Duration::from_millis(1),
+            &stop,
+            &finished,
+        );
+        assert!(!stop.load(Ordering::Relaxed));
+
+        let (_done, finished) = mpsc::channel::<()>();
+        let start = ProcessTime::now();
+        let wall = Instant::now();
+        thread::scope(|scope| {
+            let stop = &stop;
+            scope.spawn(move || watch_cpu(start, Duration::from_millis(30), stop, &finished));
+            // Spin like a search until stopped (or give up after 10 s).
+            while !stop.load(Ordering::Relaxed) && wall.elapsed() < Duration::from_secs(10) {
+                std::hint::spin_loop();
+            }
+        });
+        assert!(stop.load(Ordering::Relaxed));
+        assert!(start.elapsed() >= Duration::from_millis(30));
+    }
+
+    #[test]
+    fn noise_stays_below_its_bound_and_depends_on_the_seed() {
+        let keys: Vec<u64> = (0..200).map(noise).collect();
+        assert!(keys.iter().all(|&n| n < NOISE));
+        let other: Vec<u64> = (0..200).map(|k| noise(k ^ 12345)).collect();
+        assert_ne!(keys, other);
+    }
+}

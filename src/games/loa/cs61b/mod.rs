@@ -1,0 +1,101 @@
+//! `loa`: the UC Berkeley CS61B (Spring 2020) Lines of Action program (`GAMES.md` §3), a
+//! long-running text interpreter that a person or the course's harness (`test-loa`)
+//! drives: commands in, prompts, AI moves, results and board dumps out.
+//!
+//! - [`command`] reads a line as a command;
+//! - [`session`] holds the game and runs the loop;
+//! - [`text`] writes the lines the harness reads;
+//! - [`ai`] and [`clock`] choose the AI's moves within the harness's clocks.
+//!
+//! Rule decisions (`GAMES.md` §3.4): 60 plies in all and `limit N` = 2N plies (L8-1),
+//! moves printed `* b4-d6` (L8-2), ASCII dashes (L8-3), a side without a legal move
+//! passes (L8-4), `new` restores the default limit (L8-5), `set` can end a game and the
+//! winner is read from the position after it (L8-6), moves read in either case (L8-7),
+//! and the AI's time counted against both the harness's wall clock and a CPU cap (L8-8).
+
+pub mod ai;
+pub mod clock;
+pub mod command;
+pub mod session;
+pub mod text;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use session::{Ending, Session};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "loa",
+    version,
+    about = "Lines of Action 8x8 as the CS61B (Spring 2020) program: type commands, or \
+             feed a script (`help` in the program lists the commands)",
+    long_about = "Lines of Action 8x8 as the CS61B (Spring 2020) program.\n\n\
+                  Reads one command a line from INPUT (standard input by default): moves \
+                  such as b1-d3, new, auto P, manual P, set CR P N, dump, seed N, limit N, \
+                  help and quit. At first White is played by the program and Black is \
+                  typed in. AI moves are printed as `* e1-e3`, results as `* Black wins.`, \
+                  `* White wins.` or `* Tie game.`. The exit status is 0 unless --strict \
+                  stops at a refused move or a file cannot be opened."
+)]
+pub struct Cli {
+    /// Show the board in a web page (not available yet: says so once and plays on in
+    /// text).
+    #[arg(long)]
+    display: bool,
+    /// Write the games to FILE as a script that replays them.
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// Exit with status 1 at the first move that is refused.
+    #[arg(long)]
+    strict: bool,
+    /// Read commands from this file instead of standard input.
+    input: Option<PathBuf>,
+    /// Write to this file instead of standard output.
+    output: Option<PathBuf>,
+}
+
+/// The program: parses the command line, runs the session, returns its exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(Ending::Quit) => ExitCode::SUCCESS,
+        Ok(Ending::IllegalMove) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("loa: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<Ending, String> {
+    let input: Box<dyn BufRead> = match &cli.input {
+        Some(path) => Box::new(BufReader::new(
+            File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+        )),
+        None => Box::new(io::stdin().lock()),
+    };
+    let output: Box<dyn Write> = match &cli.output {
+        Some(path) => Box::new(BufWriter::new(
+            File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        )),
+        None => Box::new(io::stdout().lock()),
+    };
+    if cli.display {
+        eprintln!("loa: the board's web page is not available yet; playing on in text.");
+    }
+    let seed = rand::random::<u64>();
+    let mut session = Session::new(output, io::stderr(), seed, cli.strict);
+    if let Some(path) = &cli.log {
+        let file =
+            File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        session
+            .log_to(Box::new(BufWriter::new(file)))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    session.run(input).map_err(|e| e.to_string())
+}
