@@ -5,6 +5,7 @@
 //! `registry!` below. The tools never name a game: they implement [`Tool`], whose
 //! `run` is generic over the spec, and [`dispatch`] calls it with the game asked for.
 
+pub mod ataxx;
 pub mod breakthrough;
 pub mod ggp;
 pub mod loa;
@@ -214,4 +215,5 @@ registry!(
     crate::games::breakthrough::spec::Breakthrough,
     walk::spec::WalkSpec,
     loa::spec::LoaSpec,
+    ataxx::spec::AtaxxSpec,
 );
