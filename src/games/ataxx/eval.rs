@@ -5,15 +5,19 @@
 //!   happen to it next. Ataxx material swings by many pieces in one move, so a static
 //!   count misjudges every position where the side to move has a big conversion waiting;
 //!   the main term is therefore the side to move's best immediate gain (counted in part,
-//!   since the opponent answers). Pieces next to empty squares the opponent reaches are
-//!   the ones it can convert (frontier); pieces with no empty square around can never
-//!   change colour (safe). Empty squares only one side reaches will mostly end up its own
-//!   once the board fills. Mobility keeps a side from being shut in and made to pass
-//!   while the other fills the board. Near the turn limit only the final count matters, so
-//!   every term but material fades over the last plies.
+//!   since the opponent answers), less a smaller share of the opponent's. Pieces next to
+//!   an empty square the opponent reaches are the ones it can convert (frontier); pieces
+//!   with no empty square around can never change colour (safe); empty squares next to
+//!   own pieces are holes the opponent may land in. Near the turn limit only the final
+//!   count matters, so every term but material fades over the last plies.
+//!
+//! The terms and weights were chosen by fixed-depth self-play (README, Ataxx): counting
+//! the squares a side clones to as mobility lost games, and the same count as a penalty
+//! (holes) won them; squares only one side reaches ("territory") lost games at every
+//! weight tried, so the evaluation leaves them out.
 
 use super::Ataxx;
-use super::board::{FULL, JUMP_TARGETS, NEIGHBOURS, grow, squares};
+use super::board::{FULL, NEIGHBOURS, grow, squares};
 use super::movegen::reach;
 use crate::game::Evaluator;
 
@@ -41,22 +45,19 @@ pub struct Weights {
     pub frontier: i32,
     /// Per own piece with no empty neighbour.
     pub safe: i32,
-    /// Per empty square only the own side reaches by a clone.
-    pub territory: i32,
-    /// Per square the own side clones to.
-    pub mobility: i32,
+    /// Per empty square next to an own piece (a penalty).
+    pub holes: i32,
     /// Over how many last plies the positional terms fade out.
     pub fade_plies: u32,
 }
 
 /// The weights found by fixed-depth self-play against [`Material`] (README).
 pub const WEIGHTS: Weights = Weights {
-    gain: 50,
+    gain: 80,
     threat: 20,
-    frontier: 8,
-    safe: 4,
-    territory: 15,
-    mobility: 3,
+    frontier: 16,
+    safe: 8,
+    holes: 3,
     fade_plies: 10,
 };
 
@@ -80,20 +81,12 @@ fn best_gain(own: u64, opp: u64, empty: u64) -> i32 {
 
 /// What the side with pieces `own` has on the board apart from material, against `opp`.
 fn outlook(w: &Weights, own: u64, opp: u64, empty: u64) -> i32 {
-    let own_clone = grow(own) & empty;
-    let opp_clone = grow(opp) & empty;
-    let opp_reach = opp_clone | jump_reach(opp) & empty;
-    let frontier = own & grow(opp_reach);
+    let holes = grow(own) & empty;
+    let frontier = own & grow(reach(opp) & empty);
     let safe = own & !grow(empty);
-    let territory = own_clone & !opp_clone;
-    w.frontier * -(frontier.count_ones() as i32)
-        + w.safe * safe.count_ones() as i32
-        + w.territory * territory.count_ones() as i32
-        + w.mobility * own_clone.count_ones() as i32
-}
-
-fn jump_reach(own: u64) -> u64 {
-    squares(own).fold(0, |r, sq| r | JUMP_TARGETS[sq])
+    w.safe * safe.count_ones() as i32
+        - w.frontier * frontier.count_ones() as i32
+        - w.holes * holes.count_ones() as i32
 }
 
 impl Evaluator<Ataxx> for Positional {

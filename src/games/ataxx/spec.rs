@@ -9,8 +9,8 @@ pub struct AtaxxSpec;
 static EVALUATIONS: [Evaluation<Ataxx>; 2] = [
     Evaluation {
         name: "positional",
-        about: "Pieces, plus the best conversion waiting, exposed and safe pieces, \
-                squares only one side reaches and mobility, fading near the turn limit",
+        about: "Pieces, plus the best conversion waiting, exposed and safe pieces and \
+                holes next to own pieces, fading near the turn limit",
         evaluator: &Positional(WEIGHTS),
     },
     Evaluation {
