@@ -14,6 +14,10 @@ use crate::search::{self, Limits, Options, SearchResult, Table};
 pub enum AgentKind {
     /// A uniformly random legal move.
     Random,
+    /// The move whose position the chosen evaluation likes best, one ply deep (a win at
+    /// once first, ties broken at random): the baseline a search must beat. A random move
+    /// in GDL games the engine does not know.
+    Greedy,
     /// Iterative-deepening alpha-beta with the chosen evaluation.
     Alphabeta,
     /// Monte-Carlo tree search with random playouts (no evaluation).
@@ -62,6 +66,7 @@ impl fmt::Display for AgentConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             AgentKind::Random => f.write_str("random"),
+            AgentKind::Greedy => write!(f, "greedy({})", self.eval.unwrap_or("default")),
             AgentKind::Alphabeta => write!(f, "alphabeta({})", self.eval.unwrap_or("default")),
             AgentKind::Mcts => match self.iterations {
                 Some(n) => write!(f, "mcts({n} iterations)"),
@@ -137,6 +142,9 @@ impl<G: Game> Agent<G> {
                     .choose(&mut self.rng)
                     .map(|&mv| Choice { mv, search: None })
             }
+            AgentKind::Greedy => self
+                .greedy_move(position)
+                .map(|mv| Choice { mv, search: None }),
             AgentKind::Alphabeta => {
                 let options = Options {
                     threads: self.config.threads,
@@ -157,6 +165,35 @@ impl<G: Game> Agent<G> {
                 mv.map(|mv| Choice { mv, search: None })
             }
         }
+    }
+
+    /// The legal move that wins at once, or else one of those after which the opponent's
+    /// position evaluates worst for it (the first to move there, or a random one of equals).
+    fn greedy_move(&mut self, position: &G) -> Option<G::Move> {
+        let mut list = G::MoveList::default();
+        position.generate_moves(&mut list);
+        let mut best: Vec<G::Move> = Vec::new();
+        let mut best_score = i64::MIN;
+        let mut child = position.clone();
+        for &mv in list.as_slice() {
+            child.make(mv);
+            // From the mover's view: the opponent's loss is a win, and so on.
+            let score = match game::result(&child) {
+                Some(game::Outcome::Loss) => i64::MAX,
+                Some(game::Outcome::Win) => i64::MIN + 1,
+                Some(game::Outcome::Draw) => 0,
+                None => -i64::from(self.evaluator.evaluate(&child)),
+            };
+            child.unmake(mv);
+            if score > best_score {
+                best_score = score;
+                best.clear();
+            }
+            if score == best_score {
+                best.push(mv);
+            }
+        }
+        best.choose(&mut self.rng).copied()
     }
 
     /// MCTS until the hard deadline (else the soft one), the stop flag or the configured
@@ -189,5 +226,69 @@ impl<G: Game> Agent<G> {
             .flatten()
             .filter(|m| legal.contains(m))
             .or(legal.first().copied())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::breakthrough::spec::Breakthrough;
+    use crate::games::breakthrough::{Board, Color};
+
+    fn greedy(seed: u64) -> Agent<Board> {
+        Agent::new::<Breakthrough>(AgentConfig {
+            kind: AgentKind::Greedy,
+            eval: Some("baseline"),
+            seed: Some(seed),
+            ..AgentConfig::default()
+        })
+    }
+
+    #[test]
+    fn greedy_takes_a_win_at_once() {
+        // White's pawn on b4 reaches the goal row; every other move leaves the game on.
+        let board = Board::from_diagram(
+            &"B.B.B .W... ..... ..B.. WWW.W".replace(' ', "\n"),
+            Color::White,
+        )
+        .unwrap();
+        for seed in 0..5 {
+            let choice = greedy(seed)
+                .choose(&board, &Limits::default(), &[])
+                .unwrap();
+            let mut after = board.clone();
+            after.make(choice.mv);
+            assert_eq!(
+                game::result(&after),
+                Some(game::Outcome::Loss),
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn greedy_plays_a_move_of_best_immediate_evaluation() {
+        let board = Board::from_diagram(
+            &"BBBBB .BB.B ..W.. W..WW WW.WW".replace(' ', "\n"),
+            Color::Black,
+        )
+        .unwrap();
+        let evaluator = evaluation::<Breakthrough>("baseline").unwrap().evaluator;
+        let score = |mv| {
+            let mut after = board.clone();
+            after.make(mv);
+            -evaluator.evaluate(&after)
+        };
+        let mut list = <Board as Game>::MoveList::default();
+        board.generate_moves(&mut list);
+        let best = list.as_slice().iter().map(|&m| score(m)).max().unwrap();
+        let worst = list.as_slice().iter().map(|&m| score(m)).min().unwrap();
+        assert!(best > worst, "the position must tell moves apart");
+        for seed in 0..5 {
+            let choice = greedy(seed)
+                .choose(&board, &Limits::default(), &[])
+                .unwrap();
+            assert_eq!(score(choice.mv), best, "seed {seed}");
+        }
     }
 }

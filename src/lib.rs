@@ -12,6 +12,7 @@ pub mod game;
 pub mod games;
 pub mod gdl;
 pub mod mcts;
+pub mod oneshot;
 pub mod player;
 pub mod referee;
 pub mod rng;

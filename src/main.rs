@@ -707,8 +707,8 @@ fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
 struct MatchArgs {
     /// The white player (the first role's with --rules): a URL (http://127.0.0.1:4001),
     /// a command that starts one, e.g. 'ggp-player serve --agent random' (run on a free
-    /// port given as --port N), or an in-process agent (agent:random,
-    /// agent:alphabeta[:EVAL]) when --black is one too.
+    /// port given as --port N), or an in-process agent (agent:random, agent:greedy[:EVAL],
+    /// agent:alphabeta[:EVAL], agent:mcts[:N]) when --black is one too.
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     white: Option<PlayerSpec>,
     /// The black player (the second role's with --rules): a URL or a command, as for
@@ -754,8 +754,8 @@ struct TournamentArgs {
     /// A player as NAME=PLAYER, PLAYER being a URL (http://127.0.0.1:4001), a command
     /// that starts one on a free port given as --port N ('ggp-player' means this binary),
     /// e.g. --player 'rand=ggp-player serve --agent random', or an in-process agent
-    /// (agent:random, agent:alphabeta[:EVAL]), which plays any game without HTTP. At least
-    /// two, all GGP players or all in-process agents.
+    /// (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL], agent:mcts[:N]), which
+    /// plays any game without HTTP. At least two, all GGP players or all in-process agents.
     #[arg(long = "player", required = true, value_parser = Entrant::parse)]
     players: Vec<Entrant>,
     /// Round robin (everyone against everyone) or gauntlet (the first against each other).

@@ -31,7 +31,7 @@ fn games_lists_every_registered_game() {
 
 #[test]
 fn perft_counts_lines_of_action_from_the_8x8_start() {
-    let out = stdout_of(&["perft", "--game", "loa", "8x8", "3"]);
+    let out = stdout_of(&["perft", "--game", "loa8", "8x8", "3"]);
     assert!(out.contains("44952"), "{out}");
 }
 
@@ -220,7 +220,7 @@ fn bad_game_arguments_get_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--game", "chess", "8x8", "2"],
-            "no game is called \"chess\": use breakthrough, walk, loa or ataxx",
+            "no game is called \"chess\": use breakthrough, walk, loa6, loa8 or ataxx",
         ),
         (
             &["perft", "--game", "walk", "8x8", "2"],

@@ -86,6 +86,11 @@ pub trait GameSpec: 'static {
                 .map(|text| Sexpr::parse_all(&text).expect("a game's own GDL parses")),
         )
     }
+    /// How the game's course agent is asked for a move when the course starts it once per
+    /// request (see [`crate::oneshot`]), or `None` for a game without such an agent.
+    fn request_protocol() -> Option<&'static crate::oneshot::RequestProtocol<Self::Game>> {
+        None
+    }
     /// How the engine reads the move terms of `rules` (from [`GameSpec::ggp_rules`]), so
     /// that the referee checks moves with the engine; `None` leaves it to the reasoner.
     fn ggp_notation(_rules: &[Sexpr]) -> Option<Arc<dyn GgpRules<Game = Self::Game>>> {
@@ -214,6 +219,7 @@ macro_rules! registry {
 registry!(
     crate::games::breakthrough::spec::Breakthrough,
     walk::spec::WalkSpec,
-    loa::spec::LoaSpec,
+    loa::spec::Loa6,
+    loa::spec::Loa8,
     ataxx::spec::AtaxxSpec,
 );

@@ -65,7 +65,7 @@ impl GeneralSession {
         let gdl = Arc::new(gdl);
         let position = gdl.initial_state();
         let analysis = gdl.analyse(&position);
-        let tree = (agent.kind != AgentKind::Random)
+        let tree = matches!(agent.kind, AgentKind::Alphabeta | AgentKind::Mcts)
             .then(|| Arc::new(Mutex::new(Mcts::new(gdl.clone(), agent.seed))));
         Ok(GeneralSession {
             info: MatchInfo::new(match_id, role, play_clock),

@@ -26,11 +26,12 @@ pub fn parse_agent(s: &str) -> Option<Result<AgentConfig, String>> {
     };
     let kind = match kind {
         "random" => AgentKind::Random,
+        "greedy" => AgentKind::Greedy,
         "alphabeta" => AgentKind::Alphabeta,
         "mcts" => AgentKind::Mcts,
         _ => {
             return Some(Err(format!(
-                "{s:?}: an in-process agent is agent:random, agent:alphabeta[:EVAL] or agent:mcts[:ITERATIONS]"
+                "{s:?}: an in-process agent is agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL] or agent:mcts[:ITERATIONS]"
             )));
         }
     };
@@ -296,6 +297,8 @@ mod tests {
     fn parses_agents_and_refuses_others() {
         let a = parse_agent("agent:alphabeta:mobility").unwrap().unwrap();
         assert_eq!((a.kind, a.eval), (AgentKind::Alphabeta, Some("mobility")));
+        let g = parse_agent("agent:greedy:baseline").unwrap().unwrap();
+        assert_eq!((g.kind, g.eval), (AgentKind::Greedy, Some("baseline")));
         let r = parse_agent("agent:random").unwrap().unwrap();
         assert_eq!((r.kind, r.eval), (AgentKind::Random, None));
         assert!(parse_agent("http://127.0.0.1:4001").is_none());

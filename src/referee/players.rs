@@ -20,7 +20,7 @@ pub enum PlayerSpec {
     /// A command line that starts a player; `--port N` is appended, or `{port}`
     /// in the command is replaced by the port.
     Command(String),
-    /// An agent of this process (`agent:random`, `agent:alphabeta[:EVAL]`).
+    /// An agent of this process (`agent:random`, `agent:greedy[:EVAL]`, `agent:alphabeta[:EVAL]`).
     Agent(crate::agent::AgentConfig),
 }
 

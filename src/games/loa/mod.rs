@@ -17,9 +17,10 @@
 //! - CS61B rules: a side with no legal move passes (L8-4); if neither side can move the
 //!   game is a tie. The game is a tie once the ply limit (60 by default) is reached
 //!   without a win; a win on the last ply counts, since the win test comes first.
-//! - Variants: `course` takes the rules from the size (6×6 NUS, 8×8 CS61B); `nus` and
-//!   `cs61b` force one ruleset on either size.
+//! - The registry has two names (`spec`): `loa6` plays the NUS rules by default, `loa8`
+//!   CS61B's; the variants `nus` and `cs61b` force one ruleset on either board.
 
+pub mod nus;
 pub mod spec;
 
 use std::fmt;

@@ -1,9 +1,10 @@
-//! Lines of Action in the registry: `--game loa`.
+//! Lines of Action in the registry: `--game loa6` (the NUS 6×6 assignment) and
+//! `--game loa8` (CS61B's 8×8 one), one engine under two names so that each course's
+//! rules are the default of its own board.
 
 use super::{Concentration, DEFAULT_LIMIT, Loa, NoMove};
 use crate::games::{BenchPosition, Evaluation, GameSpec};
-
-pub struct LoaSpec;
+use crate::oneshot::RequestProtocol;
 
 static EVALUATIONS: [Evaluation<Loa>; 1] = [Evaluation {
     name: "concentration",
@@ -11,34 +12,44 @@ static EVALUATIONS: [Evaluation<Loa>; 1] = [Evaluation {
     evaluator: &Concentration,
 }];
 
-impl GameSpec for LoaSpec {
+/// The position of `n`×`n` LOA under the ruleset `variant` (`nus` or `cs61b`).
+fn start(n: usize, size: &str, sizes: &str, variant: &str) -> Result<Loa, String> {
+    if size != format!("{n}x{n}") {
+        return Err(format!("{size:?} is not this LOA's board: use {sizes}"));
+    }
+    Ok(if variant == "nus" {
+        Loa::start(n, NoMove::Loses, None)
+    } else {
+        Loa::start(n, NoMove::Passes, Some(DEFAULT_LIMIT))
+    })
+}
+
+/// The start of `n`×`n` searched to `depth` under the spec's default rules.
+fn bench(n: usize, rules: &str, depth: u32) -> Vec<BenchPosition<Loa>> {
+    let size = format!("{n}x{n}");
+    vec![BenchPosition {
+        name: format!("{size} start"),
+        position: start(n, &size, &size, rules).expect("the bench board is valid"),
+        depth,
+    }]
+}
+
+/// NUS CS3243 (2007): 6×6, a side without a move loses, no move limit.
+pub struct Loa6;
+
+impl GameSpec for Loa6 {
     type Game = Loa;
-    const NAME: &'static str = "loa";
+    const NAME: &'static str = "loa6";
     const ABOUT: &'static str =
-        "Lines of Action, 6x6 (NUS CS3243 rules) or 8x8 (CS61B rules: passes, 60-ply tie)";
-    const SIZES: &'static str = "6x6 or 8x8";
-    const DEFAULT_SIZE: &'static str = "8x8";
-    const TOURNAMENT_SIZE: &'static str = "6x6";
-    const VARIANTS: &'static [&'static str] = &["course", "nus", "cs61b"];
+        "Lines of Action 6x6, NUS CS3243 rules (no move loses; variant cs61b: passes, 60-ply tie)";
+    const SIZES: &'static str = "6x6";
+    const DEFAULT_SIZE: &'static str = "6x6";
+    const VARIANTS: &'static [&'static str] = &["nus", "cs61b"];
     const SIDES: [&'static str; 2] = ["black", "white"];
     const BENCH_EVALUATION: &'static str = "concentration";
 
     fn start(size: &str, variant: &str) -> Result<Loa, String> {
-        let n = match size {
-            "6x6" => 6,
-            "8x8" => 8,
-            _ => return Err(format!("{size:?} is not a LOA board: use {}", Self::SIZES)),
-        };
-        let nus = match variant {
-            "nus" => true,
-            "cs61b" => false,
-            _ => n == 6,
-        };
-        Ok(if nus {
-            Loa::start(n, NoMove::Loses, None)
-        } else {
-            Loa::start(n, NoMove::Passes, Some(DEFAULT_LIMIT))
-        })
+        start(6, size, Self::SIZES, variant)
     }
 
     fn evaluations() -> &'static [Evaluation<Loa>] {
@@ -46,13 +57,36 @@ impl GameSpec for LoaSpec {
     }
 
     fn bench_positions() -> Vec<BenchPosition<Loa>> {
-        [("6x6", 8), ("8x8", 7)]
-            .into_iter()
-            .map(|(size, depth)| BenchPosition {
-                name: format!("{size} start"),
-                position: Self::start(size, "course").expect("valid bench boards"),
-                depth,
-            })
-            .collect()
+        bench(6, Self::VARIANTS[0], 8)
+    }
+
+    fn request_protocol() -> Option<&'static RequestProtocol<Loa>> {
+        Some(&super::nus::PROTOCOL)
+    }
+}
+
+/// CS61B (Spring 2020): 8×8, a side without a move passes, a tie after 60 plies.
+pub struct Loa8;
+
+impl GameSpec for Loa8 {
+    type Game = Loa;
+    const NAME: &'static str = "loa8";
+    const ABOUT: &'static str = "Lines of Action 8x8, CS61B rules (passes, 60-ply tie; variant nus: no move loses, no limit)";
+    const SIZES: &'static str = "8x8";
+    const DEFAULT_SIZE: &'static str = "8x8";
+    const VARIANTS: &'static [&'static str] = &["cs61b", "nus"];
+    const SIDES: [&'static str; 2] = ["black", "white"];
+    const BENCH_EVALUATION: &'static str = "concentration";
+
+    fn start(size: &str, variant: &str) -> Result<Loa, String> {
+        start(8, size, Self::SIZES, variant)
+    }
+
+    fn evaluations() -> &'static [Evaluation<Loa>] {
+        &EVALUATIONS
+    }
+
+    fn bench_positions() -> Vec<BenchPosition<Loa>> {
+        bench(8, Self::VARIANTS[0], 7)
     }
 }

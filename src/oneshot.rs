@@ -1,0 +1,221 @@
+//! Agents started once per request, the NUS CS3243 framework's way (`GAMES.md` §1.5,
+//! §2.5): the framework starts the program with no arguments, writes one request on its
+//! standard input and reads one line back, within a wall-clock limit that counts the
+//! process's own start.
+//!
+//! A request is `identify` (answered with the agent's name) or `move`, a number, the
+//! board's size and that many board lines, in which the agent's pieces have one symbol
+//! and it is to move. Each game says how its lines and moves are written in a
+//! [`RequestProtocol`]; everything else (reading, the clock, the answer) is here, and the
+//! referee uses the same protocol to write requests and read answers.
+//!
+//! The answer is due at [`RequestProtocol::answer_within`] of the process's start. The
+//! search gets that less a margin; a watchdog answers with the search's fallback at the
+//! deadline should the search not have, so a slow machine costs strength, never the move.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::agent::{Agent, AgentConfig, AgentKind};
+use crate::game::{self, Game};
+use crate::games::GameSpec;
+use crate::search::{Limits, quick_move};
+
+/// How one game's requests and answers are written.
+pub struct RequestProtocol<G: Game> {
+    /// The program's name, answered to `identify`.
+    pub agent_name: &'static str,
+    /// The board's size: the request's third line, and the number of board lines.
+    pub size: usize,
+    /// The course's limit per request, process start included.
+    pub limit: Duration,
+    /// When this program answers, counted from its start: the limit less room for a
+    /// loaded machine.
+    pub answer_within: Duration,
+    /// The position of the board lines (trimmed, `size` of them), the agent to move.
+    pub read_board: fn(&[&str]) -> Result<G, String>,
+    /// The board lines of a position, the side to move written as the agent.
+    pub write_board: fn(&G) -> Vec<String>,
+    /// A move as the answer line.
+    pub write_move: fn(&G, G::Move) -> String,
+    /// The legal move an answer line names, if it names one.
+    pub read_move: fn(&G, &str) -> Option<G::Move>,
+}
+
+/// The largest request read: a board line of a course game is a few dozen bytes.
+const MAX_REQUEST_BYTES: u64 = 64 * 1024;
+
+/// What the search leaves between its deadline and the answer's: the search's own stop,
+/// and writing the line.
+const SEARCH_MARGIN: Duration = Duration::from_millis(200);
+
+/// The transposition table of one request: large enough for a few seconds of search,
+/// small enough to cost nothing to set up.
+const HASH_MB: usize = 64;
+
+/// A request read from the input.
+#[derive(Clone, Debug)]
+pub enum Request<G> {
+    Identify,
+    Move {
+        /// The request's number line (turns elapsed or the move number); no rule reads
+        /// it.
+        number: i64,
+        position: G,
+    },
+}
+
+/// Reads a request: the first non-blank line is the command (any case), then for `move`
+/// its number, the size and the board lines. Blank lines, trailing spaces and CR are
+/// ignored.
+pub fn read_request<G: Game>(
+    protocol: &RequestProtocol<G>,
+    text: &str,
+) -> Result<Request<G>, String> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let command = lines
+        .next()
+        .ok_or("empty request: expected `identify` or `move`")?;
+    if command.eq_ignore_ascii_case("identify") {
+        return Ok(Request::Identify);
+    }
+    if !command.eq_ignore_ascii_case("move") {
+        return Err(format!(
+            "unknown request {:?}: expected `identify` or `move`",
+            shorten(command)
+        ));
+    }
+    let number = lines
+        .next()
+        .ok_or("`move` without its number line")?
+        .parse::<i64>()
+        .map_err(|_| "the line after `move` must be a whole number".to_owned())?;
+    let size = lines.next().ok_or("`move` without the board's size")?;
+    if size.parse::<usize>().ok() != Some(protocol.size) {
+        return Err(format!(
+            "board size {:?}: this agent plays on {}",
+            shorten(size),
+            protocol.size
+        ));
+    }
+    let rows: Vec<&str> = lines.by_ref().take(protocol.size).collect();
+    if rows.len() < protocol.size {
+        return Err(format!(
+            "{} board lines where {} were expected",
+            rows.len(),
+            protocol.size
+        ));
+    }
+    if let Some(extra) = lines.next() {
+        return Err(format!(
+            "unexpected line {:?} after the board",
+            shorten(extra)
+        ));
+    }
+    let position = (protocol.read_board)(&rows)?;
+    if let Some(outcome) = game::result(&position) {
+        return Err(format!(
+            "the game is over on this board ({} for the agent): there is no move to make",
+            match outcome {
+                game::Outcome::Win => "a win",
+                game::Outcome::Loss => "a loss",
+                game::Outcome::Draw => "a draw",
+            }
+        ));
+    }
+    Ok(Request::Move { number, position })
+}
+
+/// The request the framework sends for `position` (its side to move as the agent).
+pub fn write_request<G: Game>(protocol: &RequestProtocol<G>, number: i64, position: &G) -> String {
+    let mut text = format!("move\n{number}\n{}\n", protocol.size);
+    for row in (protocol.write_board)(position) {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    text
+}
+
+/// At most 40 characters of `text`, for error messages about input of any length.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
+/// The agent program of game `S`: reads one request from standard input, answers on
+/// standard output by `started` + the protocol's `answer_within`; an unreadable request
+/// gets one line on standard error and exit status 1.
+pub fn main<S: GameSpec>(started: Instant) -> ExitCode {
+    let protocol = S::request_protocol().expect("the program's game has a request protocol");
+    let mut input = String::new();
+    let read = std::io::stdin()
+        .take(MAX_REQUEST_BYTES)
+        .read_to_string(&mut input);
+    let request = match read {
+        Err(e) => Err(format!("cannot read the request: {e}")),
+        Ok(_) => read_request(protocol, &input),
+    };
+    match request {
+        Ok(Request::Identify) => answer(protocol.agent_name),
+        Ok(Request::Move { position, .. }) => {
+            play::<S>(protocol, &position, started + protocol.answer_within)
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", S::NAME);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn answer(line: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{line}").and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::FAILURE,
+    }
+}
+
+/// Searches `position` until shortly before `deadline` and answers; should the search
+/// overrun, a watchdog answers the quick move at the deadline and ends the process.
+fn play<S: GameSpec>(
+    protocol: &RequestProtocol<S::Game>,
+    position: &S::Game,
+    deadline: Instant,
+) -> ExitCode {
+    let fallback = quick_move(position).expect("a position that is not over has a move");
+    let answered = Arc::new(Mutex::new(false));
+    {
+        let answered = Arc::clone(&answered);
+        let line = (protocol.write_move)(position, fallback);
+        std::thread::spawn(move || {
+            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+            let mut done = answered.lock().unwrap_or_else(|e| e.into_inner());
+            if !*done {
+                *done = true;
+                let _ = answer(&line);
+                std::process::exit(0);
+            }
+        });
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut agent = Agent::new::<S>(AgentConfig {
+        kind: AgentKind::Alphabeta,
+        threads,
+        hash_mb: HASH_MB,
+        ..AgentConfig::default()
+    });
+    let limits = Limits::until(deadline.checked_sub(SEARCH_MARGIN).unwrap_or(deadline));
+    let mv = agent
+        .choose(position, &limits, &[])
+        .map_or(fallback, |c| c.mv);
+    let mut done = answered.lock().unwrap_or_else(|e| e.into_inner());
+    if *done {
+        return ExitCode::SUCCESS;
+    }
+    *done = true;
+    answer(&(protocol.write_move)(position, mv))
+}

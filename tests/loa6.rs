@@ -1,0 +1,162 @@
+//! The `loa6` program driven as the NUS course's framework drives it: a fresh process per
+//! request, the request on standard input, one line back within 3 s of the start.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ggp_player::game::{self, Game, MoveBuffer, Outcome};
+use ggp_player::games::loa::Loa;
+use ggp_player::games::loa::nus::PROTOCOL;
+
+struct Reply {
+    stdout: String,
+    stderr: String,
+    success: bool,
+    took: Duration,
+}
+
+fn ask(request: &str) -> Reply {
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loa6"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("loa6 starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(request.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Reply {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        success: out.status.success(),
+        took: started.elapsed(),
+    }
+}
+
+fn move_request(rows: &[&str]) -> String {
+    format!("move\n7\n6\n{}\n", rows.join("\n"))
+}
+
+/// Asks for a move on `rows`: the reply must be one legal move, in time; returns the
+/// position and the move.
+fn legal_reply(request: &str) -> (Loa, <Loa as Game>::Move) {
+    let rows: Vec<&str> = request.lines().skip(3).map(str::trim).collect();
+    let position = (PROTOCOL.read_board)(&rows).unwrap();
+    let reply = ask(request);
+    assert!(reply.success, "stderr: {}", reply.stderr);
+    assert!(
+        reply.took < PROTOCOL.limit,
+        "answered after {:?}, the course's limit is {:?}",
+        reply.took,
+        PROTOCOL.limit
+    );
+    let lines: Vec<&str> = reply.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "one line: {:?}", reply.stdout);
+    assert!(
+        lines[0].len() == 4 && lines[0].bytes().all(|b| !b.is_ascii_lowercase()),
+        "four capitals: {:?}",
+        lines[0]
+    );
+    let mv = (PROTOCOL.read_move)(&position, lines[0])
+        .unwrap_or_else(|| panic!("{:?} is not legal on\n{position}", lines[0]));
+    (position, mv)
+}
+
+#[test]
+fn identify_answers_one_printable_line() {
+    let reply = ask("identify\n");
+    assert!(reply.success);
+    let name = reply.stdout.strip_suffix('\n').expect("a whole line");
+    assert!(!name.is_empty() && name.len() <= 80, "{name:?}");
+    assert!(name.bytes().all(|b| (b' '..=b'~').contains(&b)), "{name:?}");
+}
+
+#[test]
+fn the_start_gets_a_legal_move_in_time_whatever_the_line_endings() {
+    let start = [".XXXX.", "O....O", "O....O", "O....O", "O....O", ".XXXX."];
+    legal_reply(&move_request(&start));
+    // CR/LF and trailing spaces, as a framework on another system may send.
+    let crlf = move_request(&start).replace('\n', "  \r\n");
+    let reply = ask(&crlf);
+    assert!(reply.success, "{}", reply.stderr);
+    assert_eq!(reply.stdout.trim().len(), 4);
+}
+
+#[test]
+fn a_winning_capture_is_taken() {
+    // GAMES.md §1.4: B2-E5 captures and joins X's pieces into one group.
+    let request = move_request(&["......", ".X...O", ".O....", ".O.XX.", ".O.XO.", "......"]);
+    let (mut position, mv) = legal_reply(&request);
+    position.make(mv);
+    assert_eq!(game::result(&position), Some(Outcome::Loss), "{position}");
+}
+
+#[test]
+fn the_one_move_that_stops_both_threats_is_found() {
+    // O's stray A5 joins its group by A5-C5 or by taking C3; only C3-C5 stops both (every
+    // other X move lets O win next, as the test checks).
+    let request = move_request(&["..X...", "....O.", ".XXO..", "X..OO.", "O....O", ".X...."]);
+    let (position, mv) = legal_reply(&request);
+    let mut list = <Loa as Game>::MoveList::default();
+    position.generate_moves(&mut list);
+    let loses_next = |m| {
+        let mut after = position.clone();
+        after.make(m);
+        let mut replies = <Loa as Game>::MoveList::default();
+        after.generate_moves(&mut replies);
+        replies.as_slice().iter().any(|&r| {
+            let mut end = after.clone();
+            end.make(r);
+            game::result(&end) == Some(Outcome::Loss)
+        })
+    };
+    let safe: Vec<String> = list
+        .as_slice()
+        .iter()
+        .filter(|&&m| !loses_next(m))
+        .map(|&m| (PROTOCOL.write_move)(&position, m))
+        .collect();
+    assert_eq!(safe, ["C3C5"]);
+    assert!(list.as_slice().len() > 10);
+    assert_eq!((PROTOCOL.write_move)(&position, mv), "C3C5");
+}
+
+#[test]
+fn unreadable_requests_get_one_line_on_stderr_and_a_failure() {
+    let start = ".XXXX.\nO....O\nO....O\nO....O\nO....O\n.XXXX.\n";
+    let cases = [
+        ("", "empty"),
+        ("hello\n", "unknown request"),
+        ("move\n", "number"),
+        ("move\nfirst\n6\n", "whole number"),
+        (&*format!("move\n1\n8\n{start}"), "board size"),
+        ("move\n1\n6\n.XXXX.\nO....O\n", "board lines"),
+        (
+            &*format!("move\n1\n6\n{}", start.replace("O....O\n.X", "O..Q.O\n.X")),
+            "cells are",
+        ),
+        (
+            &*format!("move\n1\n6\n{}", start.replace(".XXXX.\nO", ".XXXXX.\nO")),
+            "7 cells",
+        ),
+        // X is already one group and O not: the game is over, there is no move to make.
+        (
+            "move\n1\n6\nXX....\n......\n......\n....O.\n......\n.....O\n",
+            "game is over",
+        ),
+    ];
+    for (request, expected) in cases {
+        let reply = ask(request);
+        assert!(!reply.success, "{request:?} was accepted");
+        assert!(reply.stdout.is_empty(), "{request:?}: {}", reply.stdout);
+        let lines: Vec<&str> = reply.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{request:?}: {}", reply.stderr);
+        assert!(lines[0].contains(expected), "{request:?}: {}", lines[0]);
+    }
+}
