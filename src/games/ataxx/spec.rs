@@ -73,17 +73,17 @@ impl GameSpec for AtaxxSpec {
             BenchPosition {
                 name: "start".into(),
                 position: Ataxx::start(),
-                depth: 6,
+                depth: 9,
             },
             BenchPosition {
                 name: "middle game".into(),
                 position: board(MIDDLE_GAME, 20),
-                depth: 6,
+                depth: 8,
             },
             BenchPosition {
                 name: "ending".into(),
                 position: board(ENDING, 80),
-                depth: 8,
+                depth: 10,
             },
         ]
     }
