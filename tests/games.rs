@@ -36,6 +36,12 @@ fn perft_counts_lines_of_action_from_the_8x8_start() {
 }
 
 #[test]
+fn perft_counts_ataxx_from_to_pairs_from_the_start() {
+    let out = stdout_of(&["perft", "--game", "ataxx", "7x7", "4"]);
+    assert!(out.contains("perft 7x7 depth 4: 119520 nodes"), "{out}");
+}
+
+#[test]
 fn perft_counts_the_moves_of_any_game() {
     // The star's hub has 300 spokes; from every rim node but the last black must go back
     // to the hub, and from the last one onto white's goal, which ends the game.
@@ -214,7 +220,7 @@ fn bad_game_arguments_get_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--game", "chess", "8x8", "2"],
-            "no game is called \"chess\": use breakthrough, walk, loa6 or loa8",
+            "no game is called \"chess\": use breakthrough, walk, loa6, loa8 or ataxx",
         ),
         (
             &["perft", "--game", "walk", "8x8", "2"],

@@ -5,6 +5,7 @@
 //! `registry!` below. The tools never name a game: they implement [`Tool`], whose
 //! `run` is generic over the spec, and [`dispatch`] calls it with the game asked for.
 
+pub mod ataxx;
 pub mod breakthrough;
 pub mod ggp;
 pub mod loa;
@@ -229,4 +230,5 @@ registry!(
     walk::spec::WalkSpec,
     loa::spec::Loa6,
     loa::spec::Loa8,
+    ataxx::spec::AtaxxSpec,
 );

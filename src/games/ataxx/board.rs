@@ -1,0 +1,148 @@
+//! The 7×7 board's geometry: squares, the clone and jump neighbourhoods, and the Zobrist
+//! keys, all built at compile time so that a fresh process pays nothing (`GAMES.md` §5).
+
+/// Squares on a side.
+pub const N: usize = 7;
+/// Squares on the board.
+pub const SQUARES: usize = N * N;
+/// Every square of the board.
+pub const FULL: u64 = (1 << SQUARES) - 1;
+
+/// The jump offsets (column step, row step): two squares straight or diagonal, three
+/// straight; knight-shaped and three-square diagonal offsets are not jumps (`GAMES.md` §2.2).
+const JUMPS: [(i32, i32); 12] = [
+    (2, 0),
+    (-2, 0),
+    (0, 2),
+    (0, -2),
+    (2, 2),
+    (2, -2),
+    (-2, 2),
+    (-2, -2),
+    (3, 0),
+    (-3, 0),
+    (0, 3),
+    (0, -3),
+];
+
+/// The square at column `x`, row `y` (both from 0, row 0 at the top).
+pub const fn square(x: usize, y: usize) -> usize {
+    y * N + x
+}
+
+/// The column and row of a square.
+pub const fn coords(sq: usize) -> (usize, usize) {
+    (sq % N, sq / N)
+}
+
+/// The squares one king step from each square: where it clones to, and the pieces a move
+/// onto it converts.
+pub static NEIGHBOURS: [u64; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (x, y) = (sq % N, sq / N);
+        let mut dy = -1i32;
+        while dy <= 1 {
+            let mut dx = -1i32;
+            while dx <= 1 {
+                let (cx, cy) = (x as i32 + dx, y as i32 + dy);
+                if (dx != 0 || dy != 0) && on_board(cx, cy) {
+                    t[sq] |= 1 << (cy as usize * N + cx as usize);
+                }
+                dx += 1;
+            }
+            dy += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The squares a jump reaches from each square (the relation is symmetric, so these are
+/// also the squares a jump onto it comes from).
+pub static JUMP_TARGETS: [u64; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (x, y) = (sq % N, sq / N);
+        let mut j = 0;
+        while j < JUMPS.len() {
+            let (cx, cy) = (x as i32 + JUMPS[j].0, y as i32 + JUMPS[j].1);
+            if on_board(cx, cy) {
+                t[sq] |= 1 << (cy as usize * N + cx as usize);
+            }
+            j += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+const fn on_board(x: i32, y: i32) -> bool {
+    x >= 0 && y >= 0 && x < N as i32 && y < N as i32
+}
+
+/// The squares one king step from any of `b`, `b` included.
+pub fn grow(b: u64) -> u64 {
+    const NOT_LEFT: u64 = {
+        let mut m = 0;
+        let mut y = 0;
+        while y < N {
+            m |= ((1 << N) - 2) << (y * N);
+            y += 1;
+        }
+        m
+    };
+    const NOT_RIGHT: u64 = NOT_LEFT >> 1;
+    let h = b | (b & NOT_RIGHT) << 1 | (b & NOT_LEFT) >> 1;
+    (h | h << N | h >> N) & FULL
+}
+
+/// The squares of `b`, lowest first.
+pub fn squares(mut b: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let sq = b.trailing_zeros() as usize;
+            b &= b - 1;
+            sq
+        })
+    })
+}
+
+const fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Zobrist keys of a piece of each side on each square.
+pub static PIECE_KEYS: [[u64; SQUARES]; 2] = {
+    let mut k = [[0; SQUARES]; 2];
+    let mut i = 0;
+    while i < 2 * SQUARES {
+        k[i / SQUARES][i % SQUARES] = splitmix(0x4154_4158_0000_0000 + i as u64);
+        i += 1;
+    }
+    k
+};
+
+/// The change of hash when a piece on a square changes colour.
+pub static FLIP_KEYS: [u64; SQUARES] = {
+    let mut k = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        k[sq] = PIECE_KEYS[0][sq] ^ PIECE_KEYS[1][sq];
+        sq += 1;
+    }
+    k
+};
+
+/// The key of white to move.
+pub const WHITE_TO_MOVE_KEY: u64 = splitmix(0x4154_4158_ffff);
+
+/// The key of a ply count.
+pub fn ply_key(ply: u32) -> u64 {
+    splitmix(0x4154_4158_504c_0000 ^ u64::from(ply))
+}

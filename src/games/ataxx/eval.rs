@@ -1,0 +1,109 @@
+//! Evaluations, in hundredths of a piece from the side to move's view.
+//!
+//! - [`Material`]: the piece difference, the yardstick.
+//! - [`Positional`]: the piece difference plus what a one-ply look at the board says will
+//!   happen to it next. Ataxx material swings by many pieces in one move, so a static
+//!   count misjudges every position where the side to move has a big conversion waiting;
+//!   the main term is therefore the side to move's best immediate gain (counted in part,
+//!   since the opponent answers), less a smaller share of the opponent's. Pieces next to
+//!   an empty square the opponent reaches are the ones it can convert (frontier); pieces
+//!   with no empty square around can never change colour (safe); empty squares next to
+//!   own pieces are holes the opponent may land in. Near the turn limit only the final
+//!   count matters, so every term but material fades over the last plies.
+//!
+//! The terms and weights were chosen by fixed-depth self-play (README, Ataxx): counting
+//! the squares a side clones to as mobility lost games, and the same count as a penalty
+//! (holes) won them; squares only one side reaches ("territory") lost games at every
+//! weight tried, so the evaluation leaves them out.
+
+use super::Ataxx;
+use super::board::{FULL, NEIGHBOURS, grow, squares};
+use super::movegen::reach;
+use crate::game::Evaluator;
+
+/// One piece.
+const PIECE: i32 = 100;
+
+/// The piece difference.
+pub struct Material;
+
+impl Evaluator<Ataxx> for Material {
+    fn evaluate(&self, p: &Ataxx) -> i32 {
+        let (own, opp) = p.own_and_opposing();
+        PIECE * (own.count_ones() as i32 - opp.count_ones() as i32)
+    }
+}
+
+/// The weights of [`Positional`], in hundredths of a piece.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// Per piece of the side to move's best immediate gain in piece difference.
+    pub gain: i32,
+    /// Per piece of the opponent's best immediate gain (were it to move).
+    pub threat: i32,
+    /// Per own piece next to an empty square the opponent reaches.
+    pub frontier: i32,
+    /// Per own piece with no empty neighbour.
+    pub safe: i32,
+    /// Per empty square next to an own piece (a penalty).
+    pub holes: i32,
+    /// Over how many last plies the positional terms fade out.
+    pub fade_plies: u32,
+}
+
+/// The weights found by fixed-depth self-play against [`Material`] (README).
+pub const WEIGHTS: Weights = Weights {
+    gain: 80,
+    threat: 20,
+    frontier: 16,
+    safe: 8,
+    holes: 3,
+    fade_plies: 10,
+};
+
+/// Material plus the one-ply outlook described in the module documentation.
+pub struct Positional(pub Weights);
+
+/// The best gain in piece difference of the side with pieces `own` against `opp` in one
+/// move: a clone gains its piece and twice what it converts, a jump twice what it converts.
+fn best_gain(own: u64, opp: u64, empty: u64) -> i32 {
+    let clone_to = grow(own) & empty;
+    let jump_to = reach(own) & empty & !clone_to;
+    let mut best = 0;
+    for to in squares(clone_to) {
+        best = best.max(1 + 2 * (NEIGHBOURS[to] & opp).count_ones() as i32);
+    }
+    for to in squares(jump_to) {
+        best = best.max(2 * (NEIGHBOURS[to] & opp).count_ones() as i32);
+    }
+    best
+}
+
+/// What the side with pieces `own` has on the board apart from material, against `opp`.
+fn outlook(w: &Weights, own: u64, opp: u64, empty: u64) -> i32 {
+    let holes = grow(own) & empty;
+    let frontier = own & grow(reach(opp) & empty);
+    let safe = own & !grow(empty);
+    w.safe * safe.count_ones() as i32
+        - w.frontier * frontier.count_ones() as i32
+        - w.holes * holes.count_ones() as i32
+}
+
+impl Evaluator<Ataxx> for Positional {
+    fn evaluate(&self, p: &Ataxx) -> i32 {
+        let w = &self.0;
+        let (own, opp) = p.own_and_opposing();
+        let empty = FULL & !(own | opp);
+        let material = PIECE * (own.count_ones() as i32 - opp.count_ones() as i32);
+        let left = p.plies_left();
+        if left <= 1 || empty == 0 {
+            return material;
+        }
+        let positional = w.gain * best_gain(own, opp, empty)
+            - w.threat * best_gain(opp, own, empty)
+            + outlook(w, own, opp, empty)
+            - outlook(w, opp, own, empty);
+        let fade = left.min(w.fade_plies) as i32;
+        material + positional * fade / w.fade_plies as i32
+    }
+}
