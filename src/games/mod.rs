@@ -7,6 +7,7 @@
 
 pub mod breakthrough;
 pub mod ggp;
+pub mod halma;
 pub mod loa;
 pub mod walk;
 
@@ -214,4 +215,5 @@ registry!(
     crate::games::breakthrough::spec::Breakthrough,
     walk::spec::WalkSpec,
     loa::spec::LoaSpec,
+    halma::spec::HalmaSpec,
 );
