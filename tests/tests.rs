@@ -6,6 +6,7 @@ mod engine;
 mod games;
 mod gdl;
 mod general;
+mod halma;
 mod mcts;
 mod referee;
 mod scrambled;

@@ -9,7 +9,7 @@ use super::{DISTANCE, HOME, Halma, Side, goal};
 use crate::game::Evaluator;
 
 /// The way left for every piece: the sum over pieces of `dx + dy` to the goal corner.
-fn way_left(p: &Halma, side: Side) -> i32 {
+pub(super) fn way_left(p: &Halma, side: Side) -> i32 {
     let d = &DISTANCE[side.index()];
     p.pieces(side).iter().map(|sq| i32::from(d[sq])).sum()
 }

@@ -21,10 +21,13 @@
 //! - A side with no legal play loses (it cannot write a legal `output.txt`). There is no
 //!   draw rule and no move cap (H-6): positions can repeat.
 
+pub mod agent;
 pub mod bits;
+pub mod budget;
 pub mod eval;
 mod movegen;
 mod notation;
+pub mod playdata;
 pub mod protocol;
 pub mod spec;
 
