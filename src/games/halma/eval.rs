@@ -35,6 +35,12 @@ const AT_HOME: i32 = 20;
 /// Per square of the farthest piece's way left: a straggler left alone has no pieces to
 /// jump over and ends the race last.
 const STRAGGLER: i32 = 4;
+/// Per king step from a piece outside its goal camp to the camp's nearest hole: near the
+/// end the way to the corner alone is flat along the camp's edge, and the last pieces
+/// must find the squares still free.
+const HOLE: i32 = 6;
+/// King steps beyond which a piece counts as far from every hole.
+const HOLE_HORIZON: u32 = 6;
 /// The side to move is about one play ahead in the race.
 const TEMPO: i32 = 20;
 
@@ -53,7 +59,32 @@ fn race(p: &Halma, side: Side) -> i32 {
     }
     let in_goal = (own & goal(side)).count() as i32;
     let at_home = (own & HOME[side.index()]).count() as i32;
-    -SQUARE * total + IN_GOAL * in_goal - AT_HOME * at_home - STRAGGLER * farthest
+    -SQUARE * total + IN_GOAL * in_goal
+        - AT_HOME * at_home
+        - STRAGGLER * farthest
+        - HOLE * hole_steps(p, side)
+}
+
+/// The king steps from each of `side`'s pieces outside its goal camp to the camp's
+/// nearest empty square, each at most [`HOLE_HORIZON`] + 1, summed: rings grown round
+/// the holes, a few bitboard operations each.
+fn hole_steps(p: &Halma, side: Side) -> i32 {
+    let holes = goal(side) & !p.occupied();
+    let mut left = p.pieces(side) & !goal(side);
+    if holes.is_empty() || left.is_empty() {
+        return 0;
+    }
+    let (mut reach, mut total) = (holes, 0);
+    for k in 1..=HOLE_HORIZON {
+        reach |= reach.neighbours();
+        let arrived = left & reach;
+        total += k * arrived.count();
+        left ^= arrived;
+        if left.is_empty() {
+            return total as i32;
+        }
+    }
+    (total + (HOLE_HORIZON + 1) * left.count()) as i32
 }
 
 impl Evaluator<Halma> for Race {

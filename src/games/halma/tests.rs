@@ -429,3 +429,23 @@ fn move_codes_are_distinct_and_below_the_limit() {
     assert_eq!(codes.len(), 49);
     assert!(codes.iter().all(|&c| c < u16::MAX));
 }
+
+#[test]
+fn the_race_pulls_the_last_piece_towards_the_last_hole() {
+    use super::eval::{Distance, Race};
+    use crate::game::Evaluator;
+    // White's goal is full but for 4,1. Its last piece on 3,5 or on 6,2 is as far from
+    // the corner either way (x + y = 8), but three king steps nearer the hole on 6,2.
+    let hole = bits::Bits::square(sq(4, 1));
+    let white_with = |x, y| {
+        let white = (HOME[0] ^ hole).with(sq(x, y));
+        Halma::from_bits(HOME[1], white, Side::White).unwrap()
+    };
+    let (far, near) = (white_with(3, 5), white_with(6, 2));
+    assert_eq!(Distance.evaluate(&far), Distance.evaluate(&near));
+    assert!(Race.evaluate(&near) > Race.evaluate(&far));
+    // Every step forward is worth more than standing still, to both evaluations.
+    let ahead = white_with(5, 2);
+    assert!(Distance.evaluate(&ahead) > Distance.evaluate(&near));
+    assert!(Race.evaluate(&ahead) > Race.evaluate(&near));
+}
