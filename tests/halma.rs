@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use ggp_player::game::{Game, Outcome};
-use ggp_player::games::halma::protocol::{EXAMPLES, Input};
+use ggp_player::games::halma::protocol::{EXAMPLES, Input, Mode};
 use ggp_player::games::halma::{HOME, Halma, Side};
 
 /// A fresh, empty directory for one test.
@@ -45,14 +45,14 @@ fn play(dir: &Path, input: &str) -> (Halma, ggp_player::games::halma::Move, Stri
     (position, m, stderr)
 }
 
-fn input(mode: &str, side: Side, seconds: &str, position: &Halma) -> String {
-    let board: Vec<String> = position
-        .to_string()
-        .lines()
-        .take(16)
-        .map(String::from)
-        .collect();
-    format!("{mode}\n{}\n{seconds}\n{}\n", side.word(), board.join("\n"))
+/// The course's `input.txt` for `position`, its side to move, in `mode` with `seconds`.
+fn input(mode: Mode, seconds: f64, position: &Halma) -> String {
+    Input {
+        mode,
+        seconds,
+        position: position.clone(),
+    }
+    .to_string()
 }
 
 /// `text` with its time line replaced by `seconds`.
@@ -87,7 +87,7 @@ fn plays_from_the_start_with_either_colour() {
     let dir = scratch("start");
     for side in [Side::White, Side::Black] {
         let start = with_side(&Halma::start(), side);
-        let (_, m, _) = play(&dir, &input("SINGLE", side, "0.5", &start));
+        let (_, m, _) = play(&dir, &input(Mode::Single, 0.5, &start));
         // Forced evacuation: every opening play leaves home.
         assert!(HOME[side.index()].has(m.from()) && !HOME[side.index()].has(m.to()));
     }
@@ -101,7 +101,10 @@ fn a_hundredth_of_a_second_still_gets_a_legal_play() {
         for (text, _) in EXAMPLES {
             play(&dir, &with_time(text, seconds));
         }
-        play(&dir, &input("GAME", Side::White, seconds, &Halma::start()));
+        play(
+            &dir,
+            &input(Mode::Game, seconds.parse().unwrap(), &Halma::start()),
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -204,7 +207,7 @@ fn a_game_keeps_its_history_in_playdata() {
     for _ in 0..4 {
         let side = position.side_to_move();
         let dir = &dirs[usize::from(side == Side::Black)];
-        let (p, m, _) = play(dir, &input("GAME", side, "20", &position));
+        let (p, m, _) = play(dir, &input(Mode::Game, 20.0, &position));
         position = p;
         position.make(m);
     }
@@ -214,10 +217,7 @@ fn a_game_keeps_its_history_in_playdata() {
     assert_eq!(data.lines().count(), 2 + 4, "{data}");
     // A damaged file is no reason to fail.
     std::fs::write(dirs[0].join("playdata.txt"), "garbage").unwrap();
-    play(
-        &dirs[0],
-        &input("GAME", position.side_to_move(), "20", &position),
-    );
+    play(&dirs[0], &input(Mode::Game, 20.0, &position));
     for dir in dirs {
         std::fs::remove_dir_all(&dir).unwrap();
     }
