@@ -53,10 +53,10 @@ impl Input {
         let (mut black, mut white) = (Bits::EMPTY, Bits::EMPTY);
         for y in 0..N {
             let row = next(&format!("board row {y}"))?;
-            if row.len() != N {
+            let length = row.chars().count();
+            if length != N {
                 return Err(format!(
-                    "board row {y} {row:?} has {} characters, not 16",
-                    row.chars().count()
+                    "board row {y} {row:?} has {length} characters, not 16"
                 ));
             }
             for (x, c) in row.chars().enumerate() {
