@@ -42,6 +42,13 @@ fn perft_counts_ataxx_from_to_pairs_from_the_start() {
 }
 
 #[test]
+fn perft_counts_halma_from_the_start() {
+    // The camps are far apart: 40 x 40 lines at depth 2, and 62,240 at depth 3.
+    let out = stdout_of(&["perft", "--game", "halma", "16x16", "3"]);
+    assert!(out.contains("perft 16x16 depth 3: 62240 nodes"), "{out}");
+}
+
+#[test]
 fn perft_counts_the_moves_of_any_game() {
     // The star's hub has 300 spokes; from every rim node but the last black must go back
     // to the hub, and from the last one onto white's goal, which ends the game.
@@ -220,7 +227,7 @@ fn bad_game_arguments_get_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--game", "chess", "8x8", "2"],
-            "no game is called \"chess\": use breakthrough, walk, loa6, loa8 or ataxx",
+            "no game is called \"chess\": use breakthrough, walk, loa6, loa8, ataxx or halma",
         ),
         (
             &["perft", "--game", "walk", "8x8", "2"],

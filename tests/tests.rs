@@ -7,6 +7,7 @@ mod engine;
 mod games;
 mod gdl;
 mod general;
+mod halma;
 mod loa6;
 mod mcts;
 mod referee;

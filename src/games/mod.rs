@@ -8,6 +8,7 @@
 pub mod ataxx;
 pub mod breakthrough;
 pub mod ggp;
+pub mod halma;
 pub mod loa;
 pub mod walk;
 
@@ -231,4 +232,5 @@ registry!(
     loa::spec::Loa6,
     loa::spec::Loa8,
     ataxx::spec::AtaxxSpec,
+    halma::spec::HalmaSpec,
 );

@@ -4,6 +4,7 @@
 mod alphabeta;
 mod busy;
 pub mod clock;
+pub mod cpu;
 mod limits;
 pub mod score;
 mod solver;

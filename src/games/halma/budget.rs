@@ -1,0 +1,110 @@
+//! How much CPU time one play may take (`GAMES.md` §4.4, H-8).
+//!
+//! The course charges the process's CPU time, start-up included, so every figure here
+//! is a mark on the process's own CPU clock, not a duration from now.
+
+use std::time::Duration;
+
+use super::protocol::Mode;
+
+/// The share of a `SINGLE` budget the play may use (H-8: about 85–90%; going over loses
+/// the point even within the grace period).
+pub const SINGLE_SHARE: f64 = 0.85;
+/// No `GAME` play takes more than this share of what is left.
+const GAME_CAP_SHARE: f64 = 0.25;
+/// A `GAME` play may run to this many times its share when an iteration is under way.
+const GAME_STRETCH: f64 = 2.5;
+/// Squares of way left a play gains on average (about 5.4 in games between our own
+/// searches; a little less, to keep time for the end).
+const GAIN_PER_PLAY: i32 = 5;
+/// Plays that gain little: the last pieces finding the last holes.
+const ENDGAME_PLAYS: i32 = 10;
+/// Kept back for writing the answer and exiting.
+const EXIT_RESERVE: Duration = Duration::from_millis(1);
+/// Nodes between two looks of the search at its stop flag (the search's own interval).
+const NODES_PER_CHECK: f64 = 2048.0;
+/// Nodes per CPU second assumed without a calibration: below what this engine does on
+/// the 2-core machine it was written on (1.2–2.2 million in `bench`).
+pub const DEFAULT_NODES_PER_SECOND: f64 = 500_000.0;
+
+/// The marks on the process's CPU clock for one play.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// No new iteration starts after this.
+    pub soft: Duration,
+    /// The search is stopped here.
+    pub hard: Duration,
+}
+
+/// The plays a side with `way_left` squares still to go (beyond the 60 of a full camp)
+/// likely has left.
+pub fn plays_left(way_left: i32) -> i32 {
+    way_left.max(0) / GAIN_PER_PLAY + ENDGAME_PLAYS
+}
+
+/// The budget of a play given `seconds` as the input says in `mode`, when the process
+/// has used `used` so far, the side has `way_left` to go and the search visits
+/// `nodes_per_second`. `None` when there is no time to search at all (play at once).
+pub fn budget(
+    mode: Mode,
+    seconds: f64,
+    way_left: i32,
+    used: Duration,
+    nodes_per_second: f64,
+) -> Option<Budget> {
+    let total = Duration::from_secs_f64(seconds.max(0.0));
+    let (cap, target) = match mode {
+        Mode::Single => {
+            let cap = total.mul_f64(SINGLE_SHARE);
+            (cap, cap / 2)
+        }
+        Mode::Game => {
+            let share = total / plays_left(way_left) as u32;
+            let cap = share
+                .mul_f64(GAME_STRETCH)
+                .min(total.mul_f64(GAME_CAP_SHARE));
+            (cap, share.min(cap / 2))
+        }
+    };
+    // The search notices its flag up to one check interval late, and the watcher up to
+    // a quarter of the time left late (never more than its longest nap).
+    let latency = Duration::from_secs_f64(2.0 * NODES_PER_CHECK / nodes_per_second.max(1.0));
+    let hard = cap.checked_sub(latency + EXIT_RESERVE)?;
+    if hard <= used {
+        return None;
+    }
+    let soft = (used + target).min(hard);
+    Some(Budget { soft, hard })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    #[test]
+    fn a_single_play_stays_within_its_share() {
+        let b = budget(Mode::Single, 30.0, 450, MS(2), 1e6).unwrap();
+        assert!(b.hard <= Duration::from_secs_f64(30.0 * SINGLE_SHARE));
+        assert!(b.hard > Duration::from_secs(25));
+        assert!(b.soft < b.hard && b.soft > MS(2));
+    }
+
+    #[test]
+    fn a_game_spreads_the_time_over_the_plays_left() {
+        let early = budget(Mode::Game, 300.0, 450, MS(2), 1e6).unwrap();
+        let late = budget(Mode::Game, 300.0, 20, MS(2), 1e6).unwrap();
+        assert!(early.hard < late.hard);
+        assert!(early.hard <= Duration::from_secs(300) / plays_left(450) as u32 * 3);
+        assert!(late.hard <= Duration::from_secs(75));
+    }
+
+    #[test]
+    fn tiny_budgets_still_search_or_play_at_once() {
+        let b = budget(Mode::Single, 0.01, 450, MS(1), 1e6).unwrap();
+        assert!(b.hard < MS(9) && b.hard > MS(1));
+        assert_eq!(budget(Mode::Single, 0.002, 450, MS(1), 1e6), None);
+        assert_eq!(budget(Mode::Game, 0.0, 450, MS(1), 1e6), None);
+    }
+}
