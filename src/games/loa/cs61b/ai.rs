@@ -2,7 +2,7 @@
 //! one thread with a node budget from [`Clock`], so that its moves depend only on the
 //! position, the game so far and the seed. The clock's guards stop it early only on a
 //! machine far slower or busier than planned: the wall time by the search's own
-//! deadline, the process's CPU time by a watch on a second thread.
+//! deadline, the process's CPU time by [`CpuLimit`]'s watch on a second thread.
 //!
 //! The seed matters through a small noise added to the evaluation: a hash of the
 //! position and the seed, a few points where the evaluation's terms are worth tens to
@@ -10,18 +10,13 @@
 //! the same noise, hence the same moves. Without a `seed` command the seed comes from the
 //! operating system, so games vary as the course's program's do.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
-
-use cpu_time::ProcessTime;
+use std::time::Instant;
 
 use super::super::eval::Structure;
 use super::super::{Loa, Move};
 use super::clock::Clock;
 use crate::game::{Evaluator, Game};
+use crate::search::cpu::{CpuLimit, process_time};
 use crate::search::{self, Limits, Options, Table, quick_move};
 
 /// The transposition table: a game's moves search a few hundred thousand nodes at most,
@@ -79,54 +74,31 @@ impl Ai {
     /// `ai_moves_left` counts this program's moves still possible in the game.
     pub fn choose(&mut self, position: &Loa, ai_moves_left: u32) -> Move {
         let plan = self.clock.plan(ai_moves_left);
-        let (wall, cpu) = (Instant::now(), ProcessTime::try_now().ok());
-        let stop = Arc::new(AtomicBool::new(false));
-        let limits = Limits::until(wall + plan.wall)
-            .with_max_nodes(plan.nodes)
-            .with_stop(Arc::clone(&stop));
+        let (wall, cpu) = (Instant::now(), process_time());
+        let mut limits = Limits::until(wall + plan.wall).with_max_nodes(plan.nodes);
+        let cpu_limit = cpu.and_then(|used| CpuLimit::start(used + plan.cpu));
+        if let Some(cpu_limit) = &cpu_limit {
+            limits = limits.with_stop(cpu_limit.flag());
+        }
         let evaluation = Seeded { seed: self.seed };
-        let (done, finished) = mpsc::channel::<()>();
-        let found = thread::scope(|scope| {
-            if let Some(cpu) = cpu {
-                let stop = &stop;
-                scope.spawn(move || watch_cpu(cpu, plan.cpu, stop, &finished));
-            }
-            let found = search::search_with(
-                position,
-                &evaluation,
-                &limits,
-                &self.table,
-                &Options::default(),
-            );
-            drop(done);
-            found
-        });
+        let found = search::search_with(
+            position,
+            &evaluation,
+            &limits,
+            &self.table,
+            &Options::default(),
+        );
+        drop(cpu_limit);
         let wall_used = wall.elapsed();
         // Without a CPU clock, wall time is an upper bound of one thread's CPU time.
-        let cpu_used = cpu.and_then(|c| c.try_elapsed().ok()).unwrap_or(wall_used);
+        let cpu_used = cpu
+            .zip(process_time())
+            .map_or(wall_used, |(before, after)| after.saturating_sub(before));
         self.clock.spent(cpu_used, wall_used);
         found
             .best_move
             .or_else(|| quick_move(position))
             .expect("the AI is asked only when its side has a move")
-    }
-}
-
-/// Raises `stop` once the process has used `cap` of CPU time since `start`, unless
-/// `finished` says first that the search is over. The search runs on one thread, so it
-/// cannot use more CPU time than the wall time that passes: the watch sleeps until the
-/// cap could have been reached, and looks again.
-fn watch_cpu(start: ProcessTime, cap: Duration, stop: &AtomicBool, finished: &Receiver<()>) {
-    let mut wait = cap;
-    while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(wait) {
-        let Ok(used) = start.try_elapsed() else {
-            return;
-        };
-        if used >= cap {
-            stop.store(true, Ordering::Relaxed);
-            return;
-        }
-        wait = cap - used;
     }
 }
 
@@ -153,34 +125,6 @@ mod tests {
             moves
         };
         assert_eq!(play(7), play(7));
-    }
-
-    #[test]
-    fn the_cpu_watch_stops_a_busy_search_and_leaves_a_finished_one_alone() {
-        let stop = AtomicBool::new(false);
-        let (done, finished) = mpsc::channel::<()>();
-        drop(done);
-        watch_cpu(
-            ProcessTime::now(),
-            Duration::from_millis(1),
-            &stop,
-            &finished,
-        );
-        assert!(!stop.load(Ordering::Relaxed));
-
-        let (_done, finished) = mpsc::channel::<()>();
-        let start = ProcessTime::now();
-        let wall = Instant::now();
-        thread::scope(|scope| {
-            let stop = &stop;
-            scope.spawn(move || watch_cpu(start, Duration::from_millis(30), stop, &finished));
-            // Spin like a search until stopped (or give up after 10 s).
-            while !stop.load(Ordering::Relaxed) && wall.elapsed() < Duration::from_secs(10) {
-                std::hint::spin_loop();
-            }
-        });
-        assert!(stop.load(Ordering::Relaxed));
-        assert!(start.elapsed() >= Duration::from_millis(30));
     }
 
     #[test]
