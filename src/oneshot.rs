@@ -34,14 +34,18 @@ pub struct RequestProtocol<G: Game> {
     /// When this program answers, counted from its start: the limit less room for a
     /// loaded machine.
     pub answer_within: Duration,
-    /// The position of the board lines (trimmed, `size` of them), the agent to move.
-    pub read_board: fn(&[&str]) -> Result<G, String>,
+    /// The position of the board lines (trimmed, `size` of them), the agent to move,
+    /// given the request's number line.
+    pub read_board: fn(i64, &[&str]) -> Result<G, String>,
     /// The board lines of a position, the side to move written as the agent.
     pub write_board: fn(&G) -> Vec<String>,
     /// A move as the answer line.
     pub write_move: fn(&G, G::Move) -> String,
     /// The legal move an answer line names, if it names one.
     pub read_move: fn(&G, &str) -> Option<G::Move>,
+    /// Whether a move is a pass, which the protocol cannot write: the course's framework
+    /// passes for a side without another move, without asking it.
+    pub is_pass: fn(G::Move) -> bool,
 }
 
 /// The largest request read: a board line of a course game is a few dozen bytes.
@@ -60,8 +64,7 @@ const HASH_MB: usize = 64;
 pub enum Request<G> {
     Identify,
     Move {
-        /// The request's number line (turns elapsed or the move number); no rule reads
-        /// it.
+        /// The request's number line (turns elapsed or the move number).
         number: i64,
         position: G,
     },
@@ -114,7 +117,7 @@ pub fn read_request<G: Game>(
             shorten(extra)
         ));
     }
-    let position = (protocol.read_board)(&rows)?;
+    let position = (protocol.read_board)(number, &rows)?;
     if let Some(outcome) = game::result(&position) {
         return Err(format!(
             "the game is over on this board ({} for the agent): there is no move to make",

@@ -88,3 +88,41 @@ pub fn scramble(
         .collect();
     (out, names)
 }
+
+/// What a one-request program answered, and how long it took from its start.
+#[allow(dead_code)]
+pub struct Reply {
+    pub stdout: String,
+    pub stderr: String,
+    pub success: bool,
+    pub took: std::time::Duration,
+}
+
+/// Runs `program` once with `request` on its standard input, as the NUS course's
+/// framework did.
+#[allow(dead_code)]
+pub fn ask_program(program: &str, request: &str) -> Reply {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+    let started = Instant::now();
+    let mut child = Command::new(program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(request.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Reply {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        success: out.status.success(),
+        took: started.elapsed(),
+    }
+}

@@ -2,10 +2,10 @@
 //! request, the request on standard input, one line back within 3 s of the start; and
 //! the referee asking programs in that protocol.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::common::{Reply, ask_program};
 use ggp_player::agent::{AgentConfig, AgentKind};
 use ggp_player::game::{self, Game, MoveBuffer, Outcome};
 use ggp_player::games::loa::Loa;
@@ -15,34 +15,8 @@ use ggp_player::games::start;
 use ggp_player::referee::native::{self, Contestant, Fault, Mover};
 use ggp_player::referee::program::Program;
 
-struct Reply {
-    stdout: String,
-    stderr: String,
-    success: bool,
-    took: Duration,
-}
-
 fn ask(request: &str) -> Reply {
-    let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_loa6"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("loa6 starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(request.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Reply {
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-        success: out.status.success(),
-        took: started.elapsed(),
-    }
+    ask_program(env!("CARGO_BIN_EXE_loa6"), request)
 }
 
 fn move_request(rows: &[&str]) -> String {
@@ -53,7 +27,7 @@ fn move_request(rows: &[&str]) -> String {
 /// position and the move.
 fn legal_reply(request: &str) -> (Loa, <Loa as Game>::Move) {
     let rows: Vec<&str> = request.lines().skip(3).map(str::trim).collect();
-    let position = (PROTOCOL.read_board)(&rows).unwrap();
+    let position = (PROTOCOL.read_board)(7, &rows).unwrap();
     let reply = ask(request);
     assert!(reply.success, "stderr: {}", reply.stderr);
     assert!(

@@ -1,5 +1,6 @@
 //! One integration-test binary (links once), a module per area.
 
+mod ataxx;
 mod cli;
 mod common;
 mod cs61b;

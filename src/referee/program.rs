@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::native::{Fault, Mover};
-use crate::game::Game;
+use crate::game::{Game, MoveBuffer};
 use crate::oneshot::{self, RequestProtocol};
 
 /// The most of a program's output read: an answer is one short line.
@@ -48,6 +48,14 @@ impl<G: Game> Mover<G> for Program<G> {
     }
 
     fn next_move(&mut self, position: &G, ply: usize, _earlier: &[u64]) -> Result<G::Move, Fault> {
+        // The course protocols cannot write a pass: the framework makes it, unasked.
+        let mut list = G::MoveList::default();
+        position.generate_moves(&mut list);
+        if let [only] = list.as_slice()
+            && (self.protocol.is_pass)(*only)
+        {
+            return Ok(*only);
+        }
         let began = Instant::now();
         // Counted in turns from 1, as the course's framework did on its first request.
         let request = oneshot::write_request(self.protocol, (ply / 2 + 1) as i64, position);

@@ -35,6 +35,7 @@
 mod board;
 pub mod eval;
 mod movegen;
+pub mod nus;
 pub mod spec;
 mod text;
 

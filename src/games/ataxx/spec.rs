@@ -3,6 +3,7 @@
 use super::eval::{Material, Positional, WEIGHTS};
 use super::{Ataxx, Side};
 use crate::games::{BenchPosition, Evaluation, GameSpec};
+use crate::oneshot::RequestProtocol;
 
 pub struct AtaxxSpec;
 
@@ -62,6 +63,10 @@ impl GameSpec for AtaxxSpec {
 
     fn evaluations() -> &'static [Evaluation<Ataxx>] {
         &EVALUATIONS
+    }
+
+    fn request_protocol() -> Option<&'static RequestProtocol<Ataxx>> {
+        Some(&super::nus::PROTOCOL)
     }
 
     fn bench_positions() -> Vec<BenchPosition<Ataxx>> {

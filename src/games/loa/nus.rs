@@ -23,9 +23,10 @@ pub static PROTOCOL: RequestProtocol<Loa> = RequestProtocol {
     write_board,
     write_move,
     read_move,
+    is_pass: Move::is_pass,
 };
 
-fn read_board(rows: &[&str]) -> Result<Loa, String> {
+fn read_board(_turn: i64, rows: &[&str]) -> Result<Loa, String> {
     let (mut mine, mut theirs) = (0u64, 0u64);
     for (line, row) in rows.iter().enumerate() {
         let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
