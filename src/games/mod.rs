@@ -10,6 +10,7 @@ pub mod breakthrough;
 pub mod ggp;
 pub mod halma;
 pub mod loa;
+pub mod side;
 pub mod walk;
 
 use std::sync::Arc;

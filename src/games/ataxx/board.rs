@@ -1,6 +1,8 @@
 //! The 7×7 board's geometry: squares, the clone and jump neighbourhoods, and the Zobrist
 //! keys, all built at compile time so that a fresh process pays nothing (`GAMES.md` §5).
 
+use crate::games::side::splitmix;
+
 /// Squares on a side.
 pub const N: usize = 7;
 /// Squares on the board.
@@ -108,13 +110,6 @@ pub fn squares(mut b: u64) -> impl Iterator<Item = usize> {
             sq
         })
     })
-}
-
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// Zobrist keys of a piece of each side on each square.

@@ -53,24 +53,7 @@ pub const PLY_LIMIT: u32 = 200;
 /// since a pair joins a piece to an empty square).
 pub const MAX_MOVES: usize = 47 + 176;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// `1` in the course's start position; moves first.
-    Black,
-    White,
-}
-
-impl Side {
-    pub fn other(self) -> Side {
-        match self {
-            Side::Black => Side::White,
-            Side::White => Side::Black,
-        }
-    }
-    fn index(self) -> usize {
-        self as usize
-    }
-}
+pub use crate::games::side::Side;
 
 /// A clone or a jump from `from` to `to`, or the pass (`from == to == PASS`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -36,6 +36,7 @@ use std::fmt;
 use bits::{Bits, N, SQUARES};
 
 use crate::game::{ArrayMoves, Game, MoveBuffer, Outcome, TACTICAL_PRIORITY};
+use crate::games::side::splitmix;
 
 /// Pieces of each side.
 pub const PIECES: usize = 19;
@@ -146,13 +147,6 @@ pub const DISTANCE: [[u8; SQUARES]; 2] = {
     }
     d
 };
-
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
 
 /// Zobrist keys of a piece of each side on each square (built at compile time: a fresh
 /// process per move pays nothing, `GAMES.md` §5).

@@ -28,6 +28,7 @@ pub mod spec;
 use std::fmt;
 
 use crate::game::{ArrayMoves, Game, MoveBuffer, Outcome, TACTICAL_PRIORITY};
+use crate::games::side::splitmix;
 
 /// At most 12 pieces with 8 directions each.
 pub const MAX_MOVES: usize = 96;
@@ -35,23 +36,7 @@ pub const MAX_MOVES: usize = 96;
 /// The CS61B default: 60 plies in total (`GAMES.md` L8-1).
 pub const DEFAULT_LIMIT: u32 = 60;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    Black,
-    White,
-}
-
-impl Side {
-    pub fn other(self) -> Side {
-        match self {
-            Side::Black => Side::White,
-            Side::White => Side::Black,
-        }
-    }
-    fn index(self) -> usize {
-        self as usize
-    }
-}
+pub use crate::games::side::Side;
 
 /// What happens to a side with no legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,13 +183,6 @@ impl Tables {
 
 static TABLES_6: Tables = Tables::new(6);
 static TABLES_8: Tables = Tables::new(8);
-
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
 
 /// Zobrist keys of a piece of each side on each square.
 static PIECE_KEYS: [[u64; 64]; 2] = {

@@ -16,6 +16,7 @@ use super::super::eval::Structure;
 use super::super::{Loa, Move};
 use super::clock::Clock;
 use crate::game::{Evaluator, Game};
+use crate::games::side::splitmix;
 use crate::search::cpu::{CpuLimit, process_time};
 use crate::search::{self, Limits, Options, Table, quick_move};
 
@@ -39,7 +40,7 @@ impl Evaluator<Loa> for Seeded {
 
 /// A value below [`NOISE`] that any change of `key` stirs up.
 fn noise(key: u64) -> u64 {
-    super::super::splitmix(key) % NOISE
+    splitmix(key) % NOISE
 }
 
 pub struct Ai {
