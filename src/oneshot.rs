@@ -34,8 +34,9 @@ pub struct RequestProtocol<G: Game> {
     /// When this program answers, counted from its start: the limit less room for a
     /// loaded machine.
     pub answer_within: Duration,
-    /// The position of the board lines (trimmed, `size` of them), the agent to move,
-    /// given the request's number line.
+    /// The position of the board lines (the request's non-blank lines after the size,
+    /// trimmed; a protocol whose lines may run together counts cells, not lines), the
+    /// agent to move, given the request's number line.
     pub read_board: fn(i64, &[&str]) -> Result<G, String>,
     /// The board lines of a position, the side to move written as the agent.
     pub write_board: fn(&G) -> Vec<String>,
@@ -103,20 +104,7 @@ pub fn read_request<G: Game>(
             protocol.size
         ));
     }
-    let rows: Vec<&str> = lines.by_ref().take(protocol.size).collect();
-    if rows.len() < protocol.size {
-        return Err(format!(
-            "{} board lines where {} were expected",
-            rows.len(),
-            protocol.size
-        ));
-    }
-    if let Some(extra) = lines.next() {
-        return Err(format!(
-            "unexpected line {:?} after the board",
-            shorten(extra)
-        ));
-    }
+    let rows: Vec<&str> = lines.collect();
     let position = (protocol.read_board)(number, &rows)?;
     if let Some(outcome) = game::result(&position) {
         return Err(format!(

@@ -75,6 +75,24 @@ fn a_move_that_takes_every_opposing_piece_is_played() {
 }
 
 #[test]
+fn lines_run_together_read_alike() {
+    let one_line = START.concat();
+    legal_reply(1, &[&one_line]);
+}
+
+#[test]
+fn a_side_without_a_move_names_its_piece_twice() {
+    // 1's only piece is boxed in at 0:0 (every clone and jump target is taken); 2 can
+    // still clone into 6:6, so 1 must pass, which the protocol cannot say.
+    let mut rows = vec!["2:2:2:2:2:2:2:"; 7];
+    rows[0] = "1:2:2:2:2:2:2:";
+    rows[6] = "2:2:2:2:2:2:0:";
+    let reply = ask(&move_request(20, &rows));
+    assert!(reply.success, "{}", reply.stderr);
+    assert_eq!(reply.stdout, "0:0:0:0:\n");
+}
+
+#[test]
 fn the_turn_number_sets_how_near_the_end_is() {
     // Read as turns up to 100, as plies above; never at or past the 200-ply end.
     let ply = |n| (PROTOCOL.read_board)(n, &START).unwrap().ply();
@@ -95,8 +113,9 @@ fn unreadable_requests_get_one_line_on_stderr_and_a_failure() {
         ),
         (
             &*format!("move\n1\n7\n{}\n", board.replacen("0:0:", "0:", 1)),
-            "6 cells",
+            "this one 48",
         ),
+        (&*format!("move\n1\n7\n{board}\n0:\n"), "this one 50"),
         (
             &*format!("move\n1\n7\n{}\n", board.replace('1', "0")),
             "no piece",

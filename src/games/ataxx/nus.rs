@@ -18,8 +18,8 @@ pub static PROTOCOL: RequestProtocol<Ataxx> = RequestProtocol {
     agent_name: concat!("ggp-player ataxx ", env!("CARGO_PKG_VERSION")),
     size: N,
     limit: Duration::from_secs(5),
-    // The course's 5 s less half a second for a loaded machine.
-    answer_within: Duration::from_millis(4500),
+    // The course's 5 s less 0.7 s for a loaded machine.
+    answer_within: Duration::from_millis(4300),
     read_board,
     write_board,
     write_move,
@@ -38,16 +38,9 @@ fn plies_played(number: i64) -> u32 {
     played.clamp(0, i64::from(PLY_LIMIT) - 1) as u32
 }
 
+/// The 49 cells in order, however the lines break (the handout's text runs them
+/// together).
 fn read_board(number: i64, rows: &[&str]) -> Result<Ataxx, String> {
-    for (y, row) in rows.iter().enumerate() {
-        let cells = row.split(':').filter(|c| !c.trim().is_empty()).count();
-        if cells != N {
-            return Err(format!(
-                "board line {} has {cells} cells, expected {N} of 0, 1 or 2 each followed by `:`",
-                y + 1
-            ));
-        }
-    }
     let position = Ataxx::from_course_board(&rows.join("\n"), plies_played(number))?;
     if position.pieces(position.side_to_move()) == 0 {
         return Err("the agent (1) has no piece on the board: the game is over".to_owned());

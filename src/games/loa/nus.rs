@@ -27,6 +27,12 @@ pub static PROTOCOL: RequestProtocol<Loa> = RequestProtocol {
 };
 
 fn read_board(_turn: i64, rows: &[&str]) -> Result<Loa, String> {
+    if rows.len() != N {
+        return Err(format!(
+            "{} board lines where {N} were expected",
+            rows.len()
+        ));
+    }
     let (mut mine, mut theirs) = (0u64, 0u64);
     for (line, row) in rows.iter().enumerate() {
         let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
