@@ -13,8 +13,9 @@
 //! search gets that less a margin; a watchdog answers with the search's fallback at the
 //! deadline should the search not have, so a slow machine costs strength, never the move.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -50,7 +51,7 @@ pub struct RequestProtocol<G: Game> {
 }
 
 /// The largest request read: a board line of a course game is a few dozen bytes.
-const MAX_REQUEST_BYTES: u64 = 64 * 1024;
+const MAX_REQUEST_BYTES: usize = 64 * 1024;
 
 /// What the search leaves between its deadline and the answer's: the search's own stop,
 /// and writing the line.
@@ -142,15 +143,7 @@ fn shorten(text: &str) -> String {
 /// gets one line on standard error and exit status 1.
 pub fn main<S: GameSpec>(started: Instant) -> ExitCode {
     let protocol = S::request_protocol().expect("the program's game has a request protocol");
-    let mut input = String::new();
-    let read = std::io::stdin()
-        .take(MAX_REQUEST_BYTES)
-        .read_to_string(&mut input);
-    let request = match read {
-        Err(e) => Err(format!("cannot read the request: {e}")),
-        Ok(_) => read_request(protocol, &input),
-    };
-    match request {
+    match receive(protocol, started + protocol.answer_within) {
         Ok(Request::Identify) => answer(protocol.agent_name),
         Ok(Request::Move { position, .. }) => {
             play::<S>(protocol, &position, started + protocol.answer_within)
@@ -158,6 +151,51 @@ pub fn main<S: GameSpec>(started: Instant) -> ExitCode {
         Err(e) => {
             eprintln!("{}: {e}", S::NAME);
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads standard input line by line until it holds a whole request, or it ends, or
+/// `deadline` passes. A framework may keep the pipe open while it waits for the answer,
+/// so the request is answered as soon as it is complete, not at the end of the input
+/// (lines after a whole request are never read).
+fn receive<G: Game>(
+    protocol: &RequestProtocol<G>,
+    deadline: Instant,
+) -> Result<Request<G>, String> {
+    let (lines, received) = mpsc::channel();
+    std::thread::spawn(move || {
+        // One byte past the bound, so that an overlong request is told apart.
+        let input = std::io::stdin().lock().take(MAX_REQUEST_BYTES as u64 + 1);
+        for line in input.lines() {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut input = String::new();
+    loop {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match received.recv_timeout(wait) {
+            Ok(Ok(line)) => {
+                if input.len() + line.len() > MAX_REQUEST_BYTES {
+                    return Err(format!(
+                        "the request is longer than {MAX_REQUEST_BYTES} bytes"
+                    ));
+                }
+                input.push_str(&line);
+                input.push('\n');
+                if let Ok(request) = read_request(protocol, &input) {
+                    return Ok(request);
+                }
+            }
+            Ok(Err(e)) => return Err(format!("cannot read the request: {e}")),
+            // The input ended: what it holds is all there is.
+            Err(RecvTimeoutError::Disconnected) => return read_request(protocol, &input),
+            Err(RecvTimeoutError::Timeout) => {
+                let why = read_request(protocol, &input).err().unwrap_or_default();
+                return Err(format!("no whole request by the deadline ({why})"));
+            }
         }
     }
 }

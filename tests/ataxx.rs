@@ -115,7 +115,6 @@ fn unreadable_requests_get_one_line_on_stderr_and_a_failure() {
             &*format!("move\n1\n7\n{}\n", board.replacen("0:0:", "0:", 1)),
             "this one 48",
         ),
-        (&*format!("move\n1\n7\n{board}\n0:\n"), "this one 50"),
         (
             &*format!("move\n1\n7\n{}\n", board.replace('1', "0")),
             "no piece",

@@ -208,3 +208,29 @@ fn programs_play_only_games_with_a_protocol() {
     assert!(err.contains("walk has no course program protocol"), "{err}");
     assert!(err.contains("loa6"), "{err}");
 }
+
+#[test]
+fn a_request_is_answered_while_the_framework_keeps_the_pipe_open() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loa6"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let request = move_request(&[".XXXX.", "O....O", "O....O", "O....O", "O....O", ".XXXX."]);
+    stdin.write_all(request.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // stdin stays open: the answer must come anyway, within the course's limit.
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let took = started.elapsed();
+    assert_eq!(line.trim().len(), 4, "{line:?}");
+    assert!(took < PROTOCOL.limit, "answered after {took:?}");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
