@@ -1,6 +1,7 @@
-//! What the board games of the course family share below their rules: the two sides of
-//! Lines of Action and Ataxx (Black moves first in both) and the mixing function their
-//! and Halma's Zobrist keys are drawn from at compile time.
+//! What the board games of the course family share below their rules: the two sides
+//! (Black and White in Lines of Action, Ataxx and Halma), the eight directions of a
+//! king's step, and the mixing function their Zobrist keys are drawn from at compile
+//! time.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
@@ -21,6 +22,19 @@ impl Side {
         self as usize
     }
 }
+
+/// The eight king-step directions as (column step, row step), in opposite pairs: `d` and
+/// `d ^ 1` are opposite (Lines of Action counts a line from both halves).
+pub const DIRS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+];
 
 /// SplitMix64's output function: well-spread 64-bit keys from consecutive numbers, in a
 /// `const` context.

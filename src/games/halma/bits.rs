@@ -11,17 +11,7 @@ pub const SQUARES: usize = N * N;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bits(pub [u64; 4]);
 
-/// The eight directions as (column step, row step).
-pub const DIRS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-];
+pub use crate::games::side::DIRS;
 
 /// Every square but those of column 0 (where a shift east from column 15 would land).
 const NOT_COL0: Bits = Bits::column_mask(0).not_const();

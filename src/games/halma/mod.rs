@@ -43,22 +43,10 @@ pub const PIECES: usize = 19;
 /// Each piece can end on any empty square: a sound bound on the plays of one position.
 pub const MAX_MOVES: usize = PIECES * (SQUARES - PIECES);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    Black,
-    White,
-}
+pub use crate::games::side::Side;
 
+/// Halma's view of the two sides.
 impl Side {
-    pub fn other(self) -> Side {
-        match self {
-            Side::Black => Side::White,
-            Side::White => Side::Black,
-        }
-    }
-    pub fn index(self) -> usize {
-        self as usize
-    }
     /// The course's word for the side: `BLACK` or `WHITE`.
     pub fn word(self) -> &'static str {
         match self {

@@ -28,7 +28,7 @@ pub mod spec;
 use std::fmt;
 
 use crate::game::{ArrayMoves, Game, MoveBuffer, Outcome, TACTICAL_PRIORITY};
-use crate::games::side::splitmix;
+use crate::games::side::{DIRS, splitmix};
 
 /// At most 12 pieces with 8 directions each.
 pub const MAX_MOVES: usize = 96;
@@ -78,18 +78,6 @@ impl Move {
 }
 
 pub type MoveList = ArrayMoves<Move, MAX_MOVES>;
-
-/// Directions as (column step, row step); `d` and `d ^ 1` are opposite.
-const DIRS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-];
 
 /// Per-size tables, built at compile time so that a fresh process pays nothing (§5).
 pub struct Tables {
