@@ -967,7 +967,10 @@ impl games::Tool for NativeMatch {
         let start = games::start::<S>(self.size.as_deref(), self.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
         let clock = self.play_clock.duration();
-        let [mut first, mut second] = [0, 1].map(|i| native::mover::<S>(&self.players[i], clock));
+        let [mut first, mut second] = self
+            .players
+            .each_ref()
+            .map(|p| native::mover::<S>(p, clock));
         let size = self.size.as_deref().unwrap_or(S::DEFAULT_SIZE);
         println!(
             "{}",

@@ -302,9 +302,9 @@ impl NativeGames {
             .map(|size| games::start::<S>(Some(size), variant))
             .collect::<Result<Vec<S::Game>, String>>()?;
         let play = move |size: usize, players: &[Contestant; 2], clock: Duration| {
-            let [mut first, mut second] = [0, 1].map(|i| {
-                mover::<S>(&players[i], clock).expect("contestants are checked before play")
-            });
+            let [mut first, mut second] = players
+                .each_ref()
+                .map(|p| mover::<S>(p, clock).expect("contestants are checked before play"));
             play(&starts[size], [&mut *first, &mut *second], clock, max_plies)
         };
         Ok(NativeGames {

@@ -93,6 +93,8 @@ pub struct Tables {
     delta: [i32; 8],
     not_first_col: u64,
     not_last_col: u64,
+    /// The squares on the board's edge (for evaluations).
+    edge: u64,
 }
 
 impl Tables {
@@ -110,6 +112,7 @@ impl Tables {
             delta: [0; 8],
             not_first_col: 0,
             not_last_col: 0,
+            edge: 0,
         };
         let mut d = 0;
         while d < 8 {
@@ -124,6 +127,9 @@ impl Tables {
             }
             if c != n as i32 - 1 {
                 t.not_last_col |= 1 << sq;
+            }
+            if c == 0 || r == 0 || c == n as i32 - 1 || r == n as i32 - 1 {
+                t.edge |= 1 << sq;
             }
             let mut d = 0;
             while d < 8 {

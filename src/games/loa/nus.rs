@@ -92,10 +92,8 @@ fn write_board(position: &Loa) -> Vec<String> {
         .collect()
 }
 
+/// Only ever given a real move: under the NUS rules a side without a move has lost.
 fn write_move(position: &Loa, m: Move) -> String {
-    if m.is_pass() {
-        return "PASS".to_owned();
-    }
     let name = position.square_name(m.from()) + &position.square_name(m.to());
     name.to_ascii_uppercase()
 }
