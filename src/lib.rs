@@ -11,6 +11,7 @@ pub mod bench;
 pub mod game;
 pub mod games;
 pub mod gdl;
+pub mod interactive;
 pub mod mcts;
 pub mod oneshot;
 pub mod player;

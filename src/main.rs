@@ -706,17 +706,19 @@ fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// The white player (the first role's with --rules): a URL (http://127.0.0.1:4001),
-    /// a command that starts one, e.g. 'ggp-player serve --agent random' (run on a free
+    /// The white player (the first role's with --rules; in other games the side that
+    /// moves first, whatever the game calls it): a URL (http://127.0.0.1:4001), a
+    /// command that starts one, e.g. 'ggp-player serve --agent random' (run on a free
     /// port given as --port N); or, playing the game itself when --black does too, an
     /// in-process agent (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL],
-    /// agent:mcts[:N]) or a course program started for every move and asked in its
-    /// game's own protocol within the course's limit (program:COMMAND, e.g.
-    /// program:target/release/loa6 with --game loa6).
+    /// agent:mcts[:N]) or a course program played in its game's own protocol on the
+    /// course's clock (program:COMMAND): started for every move (e.g.
+    /// program:target/release/loa6 with --game loa6), or for a whole game as CS61B's
+    /// harness runs two (program:target/release/loa with --game loa8).
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     white: Option<PlayerSpec>,
-    /// The black player (the second role's with --rules): a URL or a command, as for
-    /// --white.
+    /// The black player (the second role's with --rules; in other games the side that
+    /// moves second): a URL or a command, as for --white.
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     black: Option<PlayerSpec>,
     /// With --rules: the player of each role, in the rules' role order, as for --white

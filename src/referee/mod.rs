@@ -9,6 +9,7 @@ pub mod dialect;
 pub mod general;
 pub mod ggp;
 pub mod ggp_match;
+pub mod interactive;
 pub mod native;
 pub mod play_clock;
 pub mod players;

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::interactive::Interactive;
 use super::play_clock::PlayClock;
 use super::program::Program;
 use super::record::{self, FaultKind, MatchRecord};
@@ -98,6 +99,9 @@ pub trait Mover<G: Game> {
     /// A move for the side to move after `ply` plies, within [`Mover::clock`] from now;
     /// `earlier` holds the positions played before (games that repeat).
     fn next_move(&mut self, position: &G, ply: usize, earlier: &[u64]) -> Result<G::Move, Fault>;
+    /// The other side played `mv` in `position`: a player that keeps its own game (a
+    /// long-running program) hears of it here.
+    fn observe(&mut self, _position: &G, _mv: G::Move) {}
 }
 
 /// An agent told its deadline: the clock less [`MARGIN`].
@@ -126,15 +130,20 @@ pub fn mover<S: GameSpec>(
             agent: Agent::new::<S>(*config),
             play_clock,
         })),
-        Contestant::Program(command) => match S::request_protocol() {
-            Some(protocol) => Ok(Box::new(Program::new(command, protocol))),
-            None => Err(no_protocol::<S>()),
-        },
+        Contestant::Program(command) => {
+            if let Some(protocol) = S::request_protocol() {
+                Ok(Box::new(Program::new(command, protocol)))
+            } else if let Some(protocol) = S::interactive_protocol() {
+                Ok(Box::new(Interactive::new(command, protocol)))
+            } else {
+                Err(no_protocol::<S>())
+            }
+        }
     }
 }
 
 fn no_protocol<S: GameSpec>() -> String {
-    let with: Vec<&str> = crate::games::with_request_protocol();
+    let with: Vec<&str> = crate::games::with_programs();
     format!(
         "{} has no course program protocol (program:... plays {})",
         S::NAME,
@@ -236,6 +245,7 @@ pub fn play<G: Game>(
                 if G::REPEATS {
                     earlier.push(position.hash());
                 }
+                players[1 - side].observe(&position, mv);
                 position.make(mv);
                 None
             }
@@ -310,7 +320,7 @@ impl NativeGames {
         Ok(NativeGames {
             sides: S::SIDES,
             sizes: sizes.to_vec(),
-            no_programs: S::request_protocol().is_none().then(no_protocol::<S>),
+            no_programs: mover::<S>(&Contestant::Program(String::new()), Duration::ZERO).err(),
             play: Arc::new(play),
         })
     }

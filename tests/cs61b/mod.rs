@@ -4,6 +4,7 @@
 //! whole AI game under a CPU limit.
 
 mod harness;
+mod referee;
 
 use std::path::PathBuf;
 use std::process::Command;

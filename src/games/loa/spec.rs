@@ -5,6 +5,7 @@
 use super::eval::{Concentration, Structure};
 use super::{DEFAULT_LIMIT, Loa, NoMove};
 use crate::games::{BenchPosition, Evaluation, GameSpec};
+use crate::interactive::InteractiveProtocol;
 use crate::oneshot::RequestProtocol;
 
 static EVALUATIONS: [Evaluation<Loa>; 2] = [
@@ -96,5 +97,9 @@ impl GameSpec for Loa8 {
 
     fn bench_positions() -> Vec<BenchPosition<Loa>> {
         bench(8, Self::VARIANTS[0], 7)
+    }
+
+    fn interactive_protocol() -> Option<&'static InteractiveProtocol<Loa>> {
+        Some(&super::cs61b::remote::PROTOCOL)
     }
 }

@@ -16,6 +16,7 @@
 pub mod ai;
 pub mod clock;
 pub mod command;
+pub mod remote;
 pub mod session;
 pub mod text;
 
