@@ -81,6 +81,10 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
         hash_mb: usize,
+        /// The solver: alpha-beta over the three outcomes, or df-pn (depth-first
+        /// proof-number search; games whose positions never repeat).
+        #[arg(long, value_enum, default_value_t = SolverKind::Alphabeta)]
+        solver: SolverKind,
         #[command(flatten)]
         game: GameArgs,
     },
@@ -260,6 +264,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             size,
             time,
             hash_mb,
+            solver,
             game,
         } => {
             let name = game.game.clone();
@@ -269,6 +274,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                     size,
                     time,
                     hash_mb,
+                    solver,
                     game,
                 },
             )??
@@ -470,11 +476,19 @@ impl games::Tool for Tune {
     }
 }
 
+/// The solvers `solve` offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SolverKind {
+    Alphabeta,
+    Dfpn,
+}
+
 /// `solve` on any game.
 struct Solve {
     size: String,
     time: f64,
     hash_mb: usize,
+    solver: SolverKind,
     game: GameArgs,
 }
 
@@ -484,9 +498,15 @@ impl games::Tool for Solve {
         let size = &self.size;
         let root = games::start::<S>(Some(size), self.game.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
-        let table = search::Table::new(self.hash_mb);
         let limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
-        let s = search::solve(&root, &limits, &table);
+        let s = match self.solver {
+            SolverKind::Dfpn => {
+                search::solve_dfpn(&root, &limits, self.hash_mb).map_err(anyhow::Error::msg)?
+            }
+            SolverKind::Alphabeta => {
+                search::solve(&root, &limits, &search::Table::new(self.hash_mb))
+            }
+        };
         if s.too_deep {
             anyhow::bail!(
                 "{size} was not solved: a line ran longer than {} plies ({} nodes)",

@@ -58,6 +58,18 @@ fn solve_prints_the_value_and_a_line_that_keeps_it() {
 }
 
 #[test]
+fn the_proof_number_solver_proves_the_same_value() {
+    let out = run(&["solve", "4x4", "--variant", "standard", "--solver", "dfpn"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let alphabeta = run(&["solve", "4x4", "--variant", "standard"]);
+    let expected = String::from_utf8_lossy(&alphabeta.stdout);
+    let value = |s: &str| s.split(" (").next().unwrap().to_owned();
+    assert_eq!(value(&stdout), value(&expected));
+    assert!(stdout.contains("line ("), "{stdout}");
+}
+
+#[test]
 fn selfplay_plays_every_opening_with_both_colours() {
     // An evaluation against itself: each opening's two games are the same game with the
     // colours swapped, so the first side scores exactly half.

@@ -76,6 +76,17 @@ fn solve_proves_a_toy_game_and_prints_its_line() {
 }
 
 #[test]
+fn the_proof_number_solver_refuses_games_that_repeat() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(["solve", "--game", "walk", "star300", "--solver", "dfpn"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("positions never repeat"), "{err}");
+}
+
+#[test]
 fn bench_searches_the_games_own_positions() {
     let out = stdout_of(&["bench", "--game", "walk"]);
     let rows: Vec<&str> = out.lines().collect();

@@ -401,26 +401,33 @@ fn the_solver_and_the_search_agree_with_exhaustive_search_on_small_boards() {
         let mut board = Board::new(size.parse().unwrap());
         let expected = exhaustive_value(&mut board, &mut HashMap::new());
         let table = search::Table::new(16);
-        let solution = search::solve(&board, &Limits::default(), &table);
-        let value = solution
-            .value
-            .unwrap_or_else(|| panic!("{size} not solved"));
-        assert_eq!(outcome_value(value), expected, "solver on {size}");
-        // The line keeps the value: every move is legal, and the value never changes.
-        let mut b = board.clone();
-        let mut memo = HashMap::new();
-        for (ply, &m) in solution.line.iter().enumerate() {
-            let mut list = MoveList::default();
-            b.generate_moves(&mut list);
-            assert!(list.contains(m), "{size}: illegal move at ply {ply}");
-            b.make(m);
-            let v = -exhaustive_value(&mut b, &mut memo);
-            let sign = if ply % 2 == 0 { 1 } else { -1 };
-            assert_eq!(
-                sign * v,
-                expected,
-                "{size}: ply {ply} of the line loses the value"
-            );
+        let alphabeta = search::solve(&board, &Limits::default(), &table);
+        let dfpn = search::solve_dfpn(&board, &Limits::default(), 16).unwrap();
+        for (solver, solution) in [("alpha-beta", alphabeta), ("df-pn", dfpn)] {
+            let value = solution
+                .value
+                .unwrap_or_else(|| panic!("{solver}: {size} not solved"));
+            assert_eq!(outcome_value(value), expected, "{solver} on {size}");
+            // The line keeps the value: every move is legal, and the value never changes.
+            assert!(!solution.line.is_empty(), "{solver} on {size}: a line");
+            let mut b = board.clone();
+            let mut memo = HashMap::new();
+            for (ply, &m) in solution.line.iter().enumerate() {
+                let mut list = MoveList::default();
+                b.generate_moves(&mut list);
+                assert!(
+                    list.contains(m),
+                    "{solver}, {size}: illegal move at ply {ply}"
+                );
+                b.make(m);
+                let v = -exhaustive_value(&mut b, &mut memo);
+                let sign = if ply % 2 == 0 { 1 } else { -1 };
+                assert_eq!(
+                    sign * v,
+                    expected,
+                    "{solver}, {size}: ply {ply} of the line loses the value"
+                );
+            }
         }
         // The playing search proves the same value, on one thread and on two.
         for threads in [1, 2] {
@@ -435,6 +442,25 @@ fn the_solver_and_the_search_agree_with_exhaustive_search_on_small_boards() {
                 Some(expected),
                 "search on {size} with {threads} threads"
             );
+        }
+    }
+}
+
+#[test]
+fn the_two_solvers_agree_under_both_rule_variants() {
+    // Standard rules (any forward step may capture) end every game with a winner; the
+    // course's end some in a draw, so each solver needs both of its proofs there.
+    for variant in ["standard", "course"] {
+        for size in ["3x4", "4x4", "3x5", "2x6"] {
+            let board =
+                ggp_player::games::start::<Breakthrough>(Some(size), Some(variant)).unwrap();
+            let table = search::Table::new(16);
+            let alphabeta = search::solve(&board, &Limits::default(), &table).value;
+            let dfpn = search::solve_dfpn(&board, &Limits::default(), 16)
+                .unwrap()
+                .value;
+            assert!(alphabeta.is_some(), "{variant} {size}");
+            assert_eq!(dfpn, alphabeta, "{variant} {size}");
         }
     }
 }

@@ -5,6 +5,7 @@ mod alphabeta;
 mod busy;
 pub mod clock;
 pub mod cpu;
+mod dfpn;
 mod limits;
 pub mod score;
 mod solver;
@@ -12,6 +13,7 @@ mod stats;
 mod tt;
 
 pub use alphabeta::{Options, quick_move, search, search_with};
+pub use dfpn::solve_dfpn;
 pub use limits::{Limits, MAX_DEPTH};
 pub use solver::{Solution, max_ply, solve};
 pub use stats::{IterationStats, SearchResult, rate};
