@@ -710,9 +710,9 @@ struct MatchArgs {
     /// a command that starts one, e.g. 'ggp-player serve --agent random' (run on a free
     /// port given as --port N); or, playing the game itself when --black does too, an
     /// in-process agent (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL],
-    /// agent:mcts[:N]) or a course program started for every move and asked in its
-    /// game's own protocol within the course's limit (program:COMMAND, e.g.
-    /// program:target/release/loa6 with --game loa6).
+    /// agent:minimax[:DEPTH][:EVAL], agent:mcts[:N]) or a course program started for
+    /// every move and asked in its game's own protocol within the course's limit
+    /// (program:COMMAND, e.g. program:target/release/loa6 with --game loa6).
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     white: Option<PlayerSpec>,
     /// The black player (the second role's with --rules): a URL or a command, as for
@@ -759,7 +759,8 @@ struct TournamentArgs {
     /// A player as NAME=PLAYER, PLAYER being a URL (http://127.0.0.1:4001), a command
     /// that starts one on a free port given as --port N ('ggp-player' means this binary),
     /// e.g. --player 'rand=ggp-player serve --agent random'; or an in-process agent
-    /// (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL], agent:mcts[:N]), which
+    /// (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL],
+    /// agent:minimax[:DEPTH][:EVAL], agent:mcts[:N]), which
     /// plays any game without HTTP, or a course program asked in its game's own protocol
     /// (program:COMMAND, e.g. 'ours=program:target/release/loa6'). At least two, all GGP
     /// players or none.

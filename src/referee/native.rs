@@ -19,57 +19,71 @@ use crate::search::{Limits, clock};
 /// stop a search and hand back its move (a few milliseconds), with room to spare.
 pub const MARGIN: Duration = Duration::from_millis(50);
 
-/// An in-process agent given as `agent:random`, `agent:alphabeta`,
-/// `agent:alphabeta:EVAL` (the game's default evaluation unless named), `agent:mcts` or
-/// `agent:mcts:N` (at most N iterations a move).
+/// An in-process agent given as `agent:random`, `agent:greedy[:EVAL]`,
+/// `agent:alphabeta[:EVAL]` (the game's default evaluation unless named),
+/// `agent:minimax[:DEPTH][:EVAL]` (depth 2 unless given), `agent:mcts` or `agent:mcts:N`
+/// (at most N iterations a move).
 pub fn parse_agent(s: &str) -> Option<Result<AgentConfig, String>> {
     let rest = s.trim().strip_prefix("agent:")?;
-    let (kind, arg) = match rest.split_once(':') {
-        Some((k, e)) => (k, Some(e)),
-        None => (rest, None),
-    };
-    let kind = match kind {
+    let mut words = rest.split(':');
+    let kind = match words.next().unwrap_or("") {
         "random" => AgentKind::Random,
         "greedy" => AgentKind::Greedy,
         "alphabeta" => AgentKind::Alphabeta,
+        "minimax" => AgentKind::Minimax,
         "mcts" => AgentKind::Mcts,
         _ => {
             return Some(Err(format!(
-                "{s:?}: an in-process agent is agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL] or agent:mcts[:ITERATIONS]"
+                "{s:?}: an in-process agent is agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL], agent:minimax[:DEPTH][:EVAL] or agent:mcts[:ITERATIONS]"
             )));
         }
     };
-    let mut iterations = None;
-    let eval = match arg {
-        None => None,
-        Some(n) if kind == AgentKind::Mcts => match n.parse::<u64>() {
-            Ok(n) if n > 0 => {
-                iterations = Some(n);
-                None
-            }
+    let mut config = AgentConfig {
+        kind,
+        threads: 1,
+        ..AgentConfig::default()
+    };
+    let mut args: Vec<&str> = words.collect();
+    match kind {
+        AgentKind::Mcts if !args.is_empty() => match args.remove(0).parse::<u64>() {
+            Ok(n) if n > 0 => config.iterations = Some(n),
             _ => {
                 return Some(Err(format!(
                     "{s:?}: agent:mcts:N takes a positive number of iterations"
                 )));
             }
         },
-        Some(name) => {
+        AgentKind::Minimax
+            if args
+                .first()
+                .is_some_and(|a| a.starts_with(|c: char| c.is_ascii_digit())) =>
+        {
+            match args.remove(0).parse::<u32>() {
+                Ok(d) if (1..=crate::search::MAX_DEPTH).contains(&d) => config.depth = Some(d),
+                _ => {
+                    return Some(Err(format!(
+                        "{s:?}: agent:minimax:DEPTH takes a depth of 1 to {} plies",
+                        crate::search::MAX_DEPTH
+                    )));
+                }
+            }
+        }
+        _ => {}
+    }
+    match args[..] {
+        [] => {}
+        [name] if kind != AgentKind::Mcts && kind != AgentKind::Random => {
             let known = crate::games::all_evaluations()
                 .into_iter()
                 .find(|&(_, e)| e == name);
             match known {
-                Some((_, e)) => Some(e),
+                Some((_, e)) => config.eval = Some(e),
                 None => return Some(Err(format!("{s:?}: no game has an evaluation {name:?}"))),
             }
         }
-    };
-    Some(Ok(AgentConfig {
-        kind,
-        eval,
-        iterations,
-        threads: 1,
-        ..AgentConfig::default()
-    }))
+        _ => return Some(Err(format!("{s:?}: too many parts after the agent's kind"))),
+    }
+    Some(Ok(config))
 }
 
 /// A player of a match on the game itself: an agent of this process (`agent:...`) or a
@@ -406,6 +420,23 @@ mod tests {
         for bad in ["agent:mcts:0", "agent:mcts:many"] {
             let e = parse_agent(bad).unwrap().unwrap_err();
             assert!(e.contains("positive number"), "{e}");
+        }
+        let m = parse_agent("agent:minimax").unwrap().unwrap();
+        assert_eq!((m.kind, m.depth, m.eval), (AgentKind::Minimax, None, None));
+        let m = parse_agent("agent:minimax:3:distance").unwrap().unwrap();
+        assert_eq!(
+            (m.kind, m.depth, m.eval),
+            (AgentKind::Minimax, Some(3), Some("distance"))
+        );
+        let m = parse_agent("agent:minimax:race").unwrap().unwrap();
+        assert_eq!((m.depth, m.eval), (None, Some("race")));
+        for bad in [
+            "agent:minimax:0",
+            "agent:minimax:2x",
+            "agent:minimax:2:race:3",
+            "agent:random:race",
+        ] {
+            assert!(parse_agent(bad).unwrap().is_err(), "{bad}");
         }
     }
 

@@ -6,6 +6,7 @@ mod busy;
 pub mod clock;
 pub mod cpu;
 mod limits;
+pub mod minimax;
 pub mod score;
 mod solver;
 mod stats;
