@@ -22,3 +22,4 @@ pub mod selfplay;
 pub mod sexpr;
 #[cfg(test)]
 mod testing;
+pub mod workdir;

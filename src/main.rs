@@ -731,10 +731,12 @@ struct MatchArgs {
     /// command that starts one, e.g. 'ggp-player serve --agent random' (run on a free
     /// port given as --port N); or, playing the game itself when --black does too, an
     /// in-process agent (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL],
-    /// agent:mcts[:N]) or a course program played in its game's own protocol on the
-    /// course's clock (program:COMMAND): started for every move (e.g.
-    /// program:target/release/loa6 with --game loa6), or for a whole game as CS61B's
-    /// harness runs two (program:target/release/loa with --game loa8).
+    /// agent:minimax[:DEPTH][:EVAL], agent:mcts[:N]) or a course program played in its
+    /// game's own protocol on the course's clock (program:COMMAND): started for every
+    /// move (e.g. program:target/release/loa6 with --game loa6, within the course's
+    /// limit; with --game halma, in a fresh directory, on --playclock CPU seconds for the
+    /// whole game), or for a whole game as CS61B's harness runs two
+    /// (program:target/release/loa with --game loa8).
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     white: Option<PlayerSpec>,
     /// The black player (the second role's with --rules; in other games the side that
@@ -768,7 +770,8 @@ struct MatchArgs {
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     startclock: u64,
     /// Seconds per move: whole seconds for GGP players (START carries whole seconds),
-    /// fractions too (e.g. 0.1) between in-process agents.
+    /// fractions too (e.g. 0.1) between in-process agents. A course program on a budget
+    /// for the whole game (halma) gets this many CPU seconds for the game instead.
     #[arg(long, default_value = "10", value_parser = PlayClock::parse)]
     playclock: PlayClock,
     /// Whose way of writing messages to imitate.
@@ -781,9 +784,11 @@ struct TournamentArgs {
     /// A player as NAME=PLAYER, PLAYER being a URL (http://127.0.0.1:4001), a command
     /// that starts one on a free port given as --port N ('ggp-player' means this binary),
     /// e.g. --player 'rand=ggp-player serve --agent random'; or an in-process agent
-    /// (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL], agent:mcts[:N]), which
+    /// (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL],
+    /// agent:minimax[:DEPTH][:EVAL], agent:mcts[:N]), which
     /// plays any game without HTTP, or a course program asked in its game's own protocol
-    /// (program:COMMAND, e.g. 'ours=program:target/release/loa6'). At least two, all GGP
+    /// (program:COMMAND, e.g. 'ours=program:target/release/loa6'; a halma program gets
+    /// the play clock as its CPU seconds for the whole game). At least two, all GGP
     /// players or none.
     #[arg(long = "player", required = true, value_parser = Entrant::parse)]
     players: Vec<Entrant>,
@@ -800,7 +805,8 @@ struct TournamentArgs {
     #[arg(long, value_delimiter = ',')]
     sizes: Vec<String>,
     /// Play clocks in seconds, comma-separated: whole seconds for GGP players, fractions
-    /// too (e.g. 0.1) between in-process agents.
+    /// too (e.g. 0.1) between in-process agents; for a course program on a budget for
+    /// the whole game (halma), its CPU seconds for the game.
     #[arg(long, value_delimiter = ',', default_value = "1", value_parser = PlayClock::parse)]
     playclocks: Vec<PlayClock>,
     /// Seconds the players get after START.

@@ -3,10 +3,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::Duration;
 
+use ggp_player::agent::{AgentConfig, AgentKind};
 use ggp_player::game::{Game, Outcome};
 use ggp_player::games::halma::protocol::{EXAMPLES, Input, Mode};
+use ggp_player::games::halma::spec::HalmaSpec;
 use ggp_player::games::halma::{HOME, Halma, Side};
+use ggp_player::referee::native::{self, Contestant, Fault, Mover};
 
 /// A fresh, empty directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -244,4 +248,123 @@ fn calibrate_writes_the_measured_speed_and_the_agent_reads_it() {
     let out = run_in(&dir, &["what"]);
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The course's master program, as the referee imitates it: `command` on `budget` of
+/// CPU time for the whole game, `grace` past it before a kill.
+fn master(
+    command: &str,
+    budget: Duration,
+    grace: Duration,
+) -> ggp_player::referee::dir_program::DirProgram<Halma> {
+    use ggp_player::games::halma::master::PROTOCOL;
+    ggp_player::referee::dir_program::DirProgram::new(command, &PROTOCOL, budget).with_grace(grace)
+}
+
+fn random_agent(seed: u64) -> Box<dyn Mover<Halma>> {
+    let random = Contestant::Agent(AgentConfig {
+        kind: AgentKind::Random,
+        seed: Some(seed),
+        ..AgentConfig::default()
+    });
+    native::mover::<HalmaSpec>(&random, Duration::from_secs(1)).unwrap()
+}
+
+/// White's first play as a shell command writes it (it leaves home by a step).
+const FIRST_PLAY: &str = "echo 'E 13,12 12,11' > output.txt";
+
+#[test]
+fn the_master_judges_garbage_silence_and_overrunning_programs() {
+    let start = Halma::start();
+    let long = Duration::from_secs(5);
+    let fault = |command: &str, budget, grace| {
+        let mut program = master(command, budget, grace);
+        let r = native::play(&start, [&mut program, &mut *random_agent(1)], long, 10);
+        assert_eq!(r.scores, [0.0, 1.0], "{command}: {r:?}");
+        (r.fault.expect("a fault").1, program.used())
+    };
+    let (f, _) = fault("echo 'E 99,99 1,1' > output.txt", long, long);
+    assert!(
+        matches!(&f, Fault::Illegal(why) if why.contains("99,99")),
+        "{f:?}"
+    );
+    let (f, _) = fault("echo 'J 13,12 12,11' > output.txt", long, long);
+    assert!(matches!(&f, Fault::Illegal(_)), "{f:?}");
+    let (f, _) = fault("echo 'no idea' >&2; exit 3", long, long);
+    assert!(
+        matches!(&f, Fault::NoAnswer(why) if why.contains("no output.txt") && why.contains("no idea")),
+        "{f:?}"
+    );
+    // CPU time past the budget loses even with a legal play written.
+    let burn = format!("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; {FIRST_PLAY}");
+    let (f, used) = fault(&burn, Duration::from_millis(50), long);
+    assert!(
+        matches!(f, Fault::OutOfTime { used_ms, budget_ms: 50 } if used_ms >= 50),
+        "{f:?}"
+    );
+    assert!(used >= Duration::from_millis(50));
+    // Running on past the time left and the grace: killed.
+    let began = std::time::Instant::now();
+    let (f, _) = fault(
+        "while :; do :; done",
+        Duration::from_millis(100),
+        Duration::from_millis(300),
+    );
+    assert!(matches!(f, Fault::Late { ms } if ms >= 400), "{f:?}");
+    assert!(began.elapsed() < long, "killed at the limit");
+    // Waiting is not thinking: a program that sleeps past its budget is not charged.
+    let mut sleeper = master(
+        &format!("sleep 0.3; {FIRST_PLAY}"),
+        Duration::from_millis(200),
+        long,
+    );
+    let r = native::play(&start, [&mut sleeper, &mut *random_agent(1)], long, 1);
+    assert_eq!((r.fault, r.moves.len()), (None, 1), "{:?}", r.moves);
+    assert!(sleeper.used() < Duration::from_millis(200));
+}
+
+#[test]
+fn the_master_carries_playdata_from_a_programs_play_to_its_next() {
+    let dir = scratch("carried");
+    let log = dir.join("log");
+    // Logs the lines of playdata.txt it finds (0 when there is none), then plays.
+    let command = format!(
+        "(test -f playdata.txt && wc -l < playdata.txt || echo 0) >> '{}'; exec '{}'",
+        log.display(),
+        env!("CARGO_BIN_EXE_halma")
+    );
+    let mut program = master(&command, Duration::from_secs(5), Duration::from_secs(5));
+    let r = native::play(
+        &Halma::start(),
+        [&mut *random_agent(2), &mut program],
+        Duration::from_secs(5),
+        6,
+    );
+    assert_eq!((r.fault, r.moves.len()), (None, 6));
+    let seen: Vec<u32> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    // A header of two lines, then two positions per play.
+    assert_eq!(seen, [0, 4, 6]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_match_runs_the_built_program_against_an_agent_to_the_end() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(["match", "--game", "halma", "--black", "agent:random"])
+        .arg(format!("--white=program:{}", env!("CARGO_BIN_EXE_halma")))
+        .args(["--playclock", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let result = stdout.lines().last().unwrap();
+    assert!(result.contains("(white wins)"), "{result}");
+    assert!(
+        result.contains(" 0 faults; CPU time left: white "),
+        "{result}"
+    );
 }

@@ -99,6 +99,12 @@ pub trait GameSpec: 'static {
     {
         None
     }
+    /// How the game's course agent is asked for a move when the course starts it once per
+    /// move in a directory of its own, on a CPU-time budget for the whole game (see
+    /// [`crate::workdir`]), or `None`.
+    fn directory_protocol() -> Option<&'static crate::workdir::DirectoryProtocol<Self::Game>> {
+        None
+    }
     /// How the engine reads the move terms of `rules` (from [`GameSpec::ggp_rules`]), so
     /// that the referee checks moves with the engine; `None` leaves it to the reasoner.
     fn ggp_notation(_rules: &[Sexpr]) -> Option<Arc<dyn GgpRules<Game = Self::Game>>> {
@@ -200,7 +206,8 @@ macro_rules! registry {
         pub fn with_programs() -> Vec<&'static str> {
             let mut names = Vec::new();
             $(if <$spec as GameSpec>::request_protocol().is_some()
-                || <$spec as GameSpec>::interactive_protocol().is_some() {
+                || <$spec as GameSpec>::interactive_protocol().is_some()
+                || <$spec as GameSpec>::directory_protocol().is_some() {
                 names.push(<$spec as GameSpec>::NAME);
             })*
             names

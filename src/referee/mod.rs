@@ -2,10 +2,13 @@
 //! controllers do, validates every move, and runs tournaments with statistics. It names
 //! no game: a game's engine checks the moves of the rules it reads ([`ggp_match`]), the
 //! reasoner those of any other GDL ([`general`]), and in-process agents play any
-//! registered game without HTTP ([`native`]).
+//! registered game without HTTP ([`native`]), as do course programs asked in their
+//! course's own way ([`program`], [`dir_program`]).
 
+pub mod child_cpu;
 pub mod client;
 pub mod dialect;
+pub mod dir_program;
 pub mod general;
 pub mod ggp;
 pub mod ggp_match;

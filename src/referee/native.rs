@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::dir_program::DirProgram;
 use super::interactive::Interactive;
 use super::play_clock::PlayClock;
 use super::program::Program;
@@ -20,57 +21,71 @@ use crate::search::{Limits, clock};
 /// stop a search and hand back its move (a few milliseconds), with room to spare.
 pub const MARGIN: Duration = Duration::from_millis(50);
 
-/// An in-process agent given as `agent:random`, `agent:alphabeta`,
-/// `agent:alphabeta:EVAL` (the game's default evaluation unless named), `agent:mcts` or
-/// `agent:mcts:N` (at most N iterations a move).
+/// An in-process agent given as `agent:random`, `agent:greedy[:EVAL]`,
+/// `agent:alphabeta[:EVAL]` (the game's default evaluation unless named),
+/// `agent:minimax[:DEPTH][:EVAL]` (depth 2 unless given), `agent:mcts` or `agent:mcts:N`
+/// (at most N iterations a move).
 pub fn parse_agent(s: &str) -> Option<Result<AgentConfig, String>> {
     let rest = s.trim().strip_prefix("agent:")?;
-    let (kind, arg) = match rest.split_once(':') {
-        Some((k, e)) => (k, Some(e)),
-        None => (rest, None),
-    };
-    let kind = match kind {
+    let mut words = rest.split(':');
+    let kind = match words.next().unwrap_or("") {
         "random" => AgentKind::Random,
         "greedy" => AgentKind::Greedy,
         "alphabeta" => AgentKind::Alphabeta,
+        "minimax" => AgentKind::Minimax,
         "mcts" => AgentKind::Mcts,
         _ => {
             return Some(Err(format!(
-                "{s:?}: an in-process agent is agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL] or agent:mcts[:ITERATIONS]"
+                "{s:?}: an in-process agent is agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL], agent:minimax[:DEPTH][:EVAL] or agent:mcts[:ITERATIONS]"
             )));
         }
     };
-    let mut iterations = None;
-    let eval = match arg {
-        None => None,
-        Some(n) if kind == AgentKind::Mcts => match n.parse::<u64>() {
-            Ok(n) if n > 0 => {
-                iterations = Some(n);
-                None
-            }
+    let mut config = AgentConfig {
+        kind,
+        threads: 1,
+        ..AgentConfig::default()
+    };
+    let mut args: Vec<&str> = words.collect();
+    match kind {
+        AgentKind::Mcts if !args.is_empty() => match args.remove(0).parse::<u64>() {
+            Ok(n) if n > 0 => config.iterations = Some(n),
             _ => {
                 return Some(Err(format!(
                     "{s:?}: agent:mcts:N takes a positive number of iterations"
                 )));
             }
         },
-        Some(name) => {
+        AgentKind::Minimax
+            if args
+                .first()
+                .is_some_and(|a| a.starts_with(|c: char| c.is_ascii_digit())) =>
+        {
+            match args.remove(0).parse::<u32>() {
+                Ok(d) if (1..=crate::search::MAX_DEPTH).contains(&d) => config.depth = Some(d),
+                _ => {
+                    return Some(Err(format!(
+                        "{s:?}: agent:minimax:DEPTH takes a depth of 1 to {} plies",
+                        crate::search::MAX_DEPTH
+                    )));
+                }
+            }
+        }
+        _ => {}
+    }
+    match args[..] {
+        [] => {}
+        [name] if kind != AgentKind::Mcts && kind != AgentKind::Random => {
             let known = crate::games::all_evaluations()
                 .into_iter()
                 .find(|&(_, e)| e == name);
             match known {
-                Some((_, e)) => Some(e),
+                Some((_, e)) => config.eval = Some(e),
                 None => return Some(Err(format!("{s:?}: no game has an evaluation {name:?}"))),
             }
         }
-    };
-    Some(Ok(AgentConfig {
-        kind,
-        eval,
-        iterations,
-        threads: 1,
-        ..AgentConfig::default()
-    }))
+        _ => return Some(Err(format!("{s:?}: too many parts after the agent's kind"))),
+    }
+    Some(Ok(config))
 }
 
 /// A player of a match on the game itself: an agent of this process (`agent:...`) or a
@@ -96,6 +111,12 @@ pub trait Mover<G: Game> {
     fn clock(&self, play_clock: Duration) -> Duration {
         play_clock
     }
+    /// What is left of this player's budget for the whole game, when it plays on one (a
+    /// course program charged its CPU time): at the ply cap, the side with more time
+    /// left wins.
+    fn time_left(&self) -> Option<Duration> {
+        None
+    }
     /// A move for the side to move after `ply` plies, within [`Mover::clock`] from now;
     /// `earlier` holds the positions played before (games that repeat).
     fn next_move(&mut self, position: &G, ply: usize, earlier: &[u64]) -> Result<G::Move, Fault>;
@@ -120,7 +141,10 @@ impl<G: Game> Mover<G> for Timed<G> {
     }
 }
 
-/// The mover of `contestant` in game `S`, or why it cannot play `S`.
+/// The mover of `contestant` in game `S`, or why it cannot play `S`. An agent has
+/// `play_clock` for each move; a program asked through its game's request protocol has
+/// the course's limit per move, one run in a directory of its own has `play_clock` of
+/// CPU time for the whole game.
 pub fn mover<S: GameSpec>(
     contestant: &Contestant,
     play_clock: Duration,
@@ -135,11 +159,20 @@ pub fn mover<S: GameSpec>(
                 Ok(Box::new(Program::new(command, protocol)))
             } else if let Some(protocol) = S::interactive_protocol() {
                 Ok(Box::new(Interactive::new(command, protocol)))
+            } else if let Some(protocol) = S::directory_protocol() {
+                Ok(Box::new(DirProgram::new(command, protocol, play_clock)))
             } else {
                 Err(no_protocol::<S>())
             }
         }
     }
+}
+
+/// Whether course programs can play `S`.
+fn has_programs<S: GameSpec>() -> bool {
+    S::request_protocol().is_some()
+        || S::interactive_protocol().is_some()
+        || S::directory_protocol().is_some()
 }
 
 fn no_protocol<S: GameSpec>() -> String {
@@ -158,8 +191,12 @@ pub enum Fault {
     NoMove,
     /// It gave a move that is not legal.
     Illegal(String),
-    /// Its move came after the play clock.
+    /// Its move came after the play clock (or it was killed for running on).
     Late { ms: u64 },
+    /// A program gave no answer (the reason, e.g. its exit status and stderr).
+    NoAnswer(String),
+    /// A program's CPU time for the whole game ran out.
+    OutOfTime { used_ms: u64, budget_ms: u64 },
 }
 
 /// One refereed game.
@@ -173,8 +210,12 @@ pub struct NativeRecord {
     pub scores: [f64; 2],
     /// The fault that ended the game, and the side (0 first, 1 second) that made it.
     pub fault: Option<(usize, Fault)>,
-    /// Stopped at the ply cap before the game ended (scored a draw).
+    /// Stopped at the ply cap before the game ended: a draw, unless both players keep a
+    /// budget for the whole game ([`Mover::time_left`]), when more time left wins.
     pub capped: bool,
+    /// Each side's time left of its budget for the whole game at the end, for players
+    /// that keep one.
+    pub time_left: [Option<Duration>; 2],
     /// Median time per ply spent by the referee itself (not waiting for an agent), in
     /// microseconds.
     pub overhead_us: u64,
@@ -196,7 +237,8 @@ pub fn header(
 
 /// Plays `start` to the end between `players` (the first moves first), each move within
 /// its clock ([`Mover::clock`] of `play_clock`); a game longer than `max_plies` is a
-/// draw.
+/// draw, or when both players keep a budget for the whole game, won by the one with
+/// more of it left (the USC Halma master's tie-break, `GAMES.md` §4.3).
 pub fn play<G: Game>(
     start: &G,
     players: [&mut dyn Mover<G>; 2],
@@ -210,6 +252,7 @@ pub fn play<G: Game>(
         scores: [0.5, 0.5],
         fault: None,
         capped: false,
+        time_left: [None; 2],
         overhead_us: 0,
     };
     let mut overheads = Vec::new();
@@ -226,7 +269,7 @@ pub fn play<G: Game>(
             };
             record.scores[side] = mover;
             record.scores[1 - side] = 1.0 - mover;
-            return record.with_overhead(overheads);
+            return record.finish(overheads, &players);
         }
         let clock = players[side].clock(play_clock);
         let began = Instant::now();
@@ -255,11 +298,18 @@ pub fn play<G: Game>(
             record.scores[side] = 0.0;
             record.scores[1 - side] = 1.0;
             record.fault = Some((side, fault));
-            return record.with_overhead(overheads);
+            return record.finish(overheads, &players);
         }
     }
     record.capped = game::result(&position).is_none();
-    if !record.capped {
+    if record.capped {
+        if let [Some(first), Some(second)] = [players[0].time_left(), players[1].time_left()]
+            && first != second
+        {
+            let first_wins = if first > second { 1.0 } else { 0.0 };
+            record.scores = [first_wins, 1.0 - first_wins];
+        }
+    } else {
         // The last move ended the game exactly at the cap.
         let side = max_plies as usize % 2;
         let mover = match game::result(&position) {
@@ -270,11 +320,17 @@ pub fn play<G: Game>(
         record.scores[side] = mover;
         record.scores[1 - side] = 1.0 - mover;
     }
-    record.with_overhead(overheads)
+    record.finish(overheads, &players)
 }
 
 impl NativeRecord {
-    fn with_overhead(mut self, mut overheads: Vec<Duration>) -> NativeRecord {
+    /// The record with the referee's median overhead and the players' time left.
+    fn finish<G: Game>(
+        mut self,
+        mut overheads: Vec<Duration>,
+        players: &[&mut dyn Mover<G>; 2],
+    ) -> NativeRecord {
+        self.time_left = [players[0].time_left(), players[1].time_left()];
         overheads.sort_unstable();
         self.overhead_us = overheads
             .get(overheads.len() / 2)
@@ -320,7 +376,7 @@ impl NativeGames {
         Ok(NativeGames {
             sides: S::SIDES,
             sizes: sizes.to_vec(),
-            no_programs: mover::<S>(&Contestant::Program(String::new()), Duration::ZERO).err(),
+            no_programs: (!has_programs::<S>()).then(no_protocol::<S>),
             play: Arc::new(play),
         })
     }
@@ -351,6 +407,11 @@ impl NativeGames {
                 Fault::NoMove => (FaultKind::NoMove, "no move".to_owned()),
                 Fault::Illegal(m) => (FaultKind::Illegal, m.clone()),
                 Fault::Late { ms } => (FaultKind::Late, format!("took {ms} ms")),
+                Fault::NoAnswer(why) => (FaultKind::NoMove, why.clone()),
+                Fault::OutOfTime { used_ms, budget_ms } => (
+                    FaultKind::OutOfTime,
+                    format!("used {used_ms} ms of CPU time of {budget_ms} ms"),
+                ),
             };
             record::Fault {
                 ply: r.moves.len() as u32,
@@ -417,6 +478,23 @@ mod tests {
             let e = parse_agent(bad).unwrap().unwrap_err();
             assert!(e.contains("positive number"), "{e}");
         }
+        let m = parse_agent("agent:minimax").unwrap().unwrap();
+        assert_eq!((m.kind, m.depth, m.eval), (AgentKind::Minimax, None, None));
+        let m = parse_agent("agent:minimax:3:distance").unwrap().unwrap();
+        assert_eq!(
+            (m.kind, m.depth, m.eval),
+            (AgentKind::Minimax, Some(3), Some("distance"))
+        );
+        let m = parse_agent("agent:minimax:race").unwrap().unwrap();
+        assert_eq!((m.depth, m.eval), (None, Some("race")));
+        for bad in [
+            "agent:minimax:0",
+            "agent:minimax:2x",
+            "agent:minimax:2:race:3",
+            "agent:random:race",
+        ] {
+            assert!(parse_agent(bad).unwrap().is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -447,5 +525,59 @@ mod tests {
         assert!(r.capped && r.scores == [0.5, 0.5] || !r.capped && r.scores == [1.0, 0.0]);
         assert_eq!(r.moves.len(), r.move_us.len());
         assert_eq!(r.moves.len() == 40, r.capped);
+    }
+
+    /// An agent that reports a fixed budget left, as a program on a game budget does.
+    struct OnBudget {
+        agent: Box<dyn Mover<crate::games::walk::Walk>>,
+        left: Duration,
+    }
+
+    impl Mover<crate::games::walk::Walk> for OnBudget {
+        fn time_left(&self) -> Option<Duration> {
+            Some(self.left)
+        }
+        fn next_move(
+            &mut self,
+            position: &crate::games::walk::Walk,
+            ply: usize,
+            earlier: &[u64],
+        ) -> Result<crate::games::walk::Move, Fault> {
+            self.agent.next_move(position, ply, earlier)
+        }
+    }
+
+    #[test]
+    fn at_the_cap_more_time_left_wins_when_both_keep_a_budget() {
+        let board = start::<WalkSpec>(Some("star300"), None).unwrap();
+        let clock = Duration::from_secs(5);
+        let random = |seed| {
+            let config = AgentConfig {
+                kind: AgentKind::Random,
+                seed: Some(seed),
+                ..AgentConfig::default()
+            };
+            mover::<WalkSpec>(&Contestant::Agent(config), clock).unwrap()
+        };
+        let budget = |seed, secs| OnBudget {
+            agent: random(seed),
+            left: Duration::from_secs(secs),
+        };
+        // Two plies cannot end a game on the star unless white finds the last spoke.
+        for (white, black, scores) in [(7, 3, [1.0, 0.0]), (3, 7, [0.0, 1.0]), (5, 5, [0.5, 0.5])] {
+            let (mut w, mut b) = (budget(1, white), budget(2, black));
+            let r = play(&board, [&mut w, &mut b], clock, 2);
+            if !r.capped {
+                continue;
+            }
+            assert_eq!(r.scores, scores, "{white} s against {black} s");
+            let left = [white, black].map(|s| Some(Duration::from_secs(s)));
+            assert_eq!(r.time_left, left);
+        }
+        // Without a budget on one side, the cap is a draw.
+        let (mut w, mut b) = (budget(1, 7), random(2));
+        let r = play(&board, [&mut w, &mut *b], clock, 2);
+        assert!(!r.capped || r.scores == [0.5, 0.5], "{r:?}");
+        assert_eq!(r.time_left, [Some(Duration::from_secs(7)), None]);
     }
 }

@@ -21,7 +21,8 @@ pub enum PlayerSpec {
     /// A command line that starts a player; `--port N` is appended, or `{port}`
     /// in the command is replaced by the port.
     Command(String),
-    /// An agent of this process (`agent:random`, `agent:greedy[:EVAL]`, `agent:alphabeta[:EVAL]`).
+    /// An agent of this process (`agent:random`, `agent:greedy[:EVAL]`, `agent:alphabeta[:EVAL]`,
+    /// `agent:minimax[:DEPTH][:EVAL]`, `agent:mcts[:N]`).
     Agent(crate::agent::AgentConfig),
     /// A course program started for every move (`program:COMMAND`), asked in its game's
     /// own protocol.

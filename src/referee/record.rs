@@ -21,8 +21,10 @@ pub enum FaultKind {
     Illegal,
     /// The player not to move answered something other than `noop`.
     NotNoop,
-    /// An in-process agent gave no move at all.
+    /// An in-process agent gave no move at all, or a course program no answer.
     NoMove,
+    /// A course program used up its CPU time for the whole game.
+    OutOfTime,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -93,10 +93,25 @@ impl NativeRecord {
     /// The view of a game between `sides` (the first moved first), stopped at `max_plies`.
     pub fn view<'a>(&'a self, sides: [&'a str; 2], max_plies: u32) -> MatchView<'a> {
         let verdict = match self.scores {
+            [1.0, _] if self.capped => {
+                format!("{} wins on time left at the {max_plies}-ply cap", sides[0])
+            }
+            [_, 1.0] if self.capped => {
+                format!("{} wins on time left at the {max_plies}-ply cap", sides[1])
+            }
             [1.0, _] => format!("{} wins", sides[0]),
             [_, 1.0] => format!("{} wins", sides[1]),
             _ if self.capped => format!("draw at the {max_plies}-ply cap"),
             _ => "draw".to_owned(),
+        };
+        let time_left: Vec<String> = sides
+            .iter()
+            .zip(self.time_left)
+            .filter_map(|(side, t)| Some(format!("{side} {:.3} s", t?.as_secs_f64())))
+            .collect();
+        let time_left = match time_left.is_empty() {
+            true => String::new(),
+            false => format!("; CPU time left: {}", time_left.join(", ")),
         };
         MatchView {
             sides: Some(sides),
@@ -108,7 +123,7 @@ impl NativeRecord {
                 .map(|(side, fault)| format!("{} {fault:?}", sides[*side]))
                 .collect(),
             result: format!(
-                "{} {} ({verdict}) after {} moves, {} faults",
+                "{} {} ({verdict}) after {} moves, {} faults{time_left}",
                 self.scores[0],
                 self.scores[1],
                 self.moves.len(),
@@ -161,6 +176,7 @@ mod tests {
             scores: [0.5, 0.5],
             fault: None,
             capped: true,
+            time_left: [None; 2],
             overhead_us: 0,
         };
         assert_eq!(

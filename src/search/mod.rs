@@ -7,6 +7,7 @@ pub mod clock;
 pub mod cpu;
 mod dfpn;
 mod limits;
+pub mod minimax;
 pub mod score;
 mod solver;
 mod stats;

@@ -19,6 +19,12 @@ const GAME_STRETCH: f64 = 2.5;
 const GAIN_PER_PLAY: i32 = 5;
 /// Plays that gain little: the last pieces finding the last holes.
 const ENDGAME_PLAYS: i32 = 10;
+/// Kept back in a `GAME` for every play likely left: what a play costs even without a
+/// search (the process's start, reading the input, writing the files: 1–2 ms measured,
+/// and the master's own shell if it starts agents through one), with room to spare. A
+/// game that runs on longer than foreseen lives on this reserve; without it the last
+/// plays of a small budget ran out of time.
+const PLAY_FLOOR: Duration = Duration::from_millis(5);
 /// Kept back for writing the answer and exiting.
 const EXIT_RESERVE: Duration = Duration::from_millis(1);
 /// Nodes between two looks of the search at its stop flag (the search's own interval).
@@ -59,10 +65,12 @@ pub fn budget(
             (cap, cap / 2)
         }
         Mode::Game => {
-            let share = total / plays_left(way_left) as u32;
+            let plays = plays_left(way_left) as u32;
+            let spendable = total.saturating_sub(PLAY_FLOOR * plays);
+            let share = spendable / plays;
             let cap = share
                 .mul_f64(GAME_STRETCH)
-                .min(total.mul_f64(GAME_CAP_SHARE));
+                .min(spendable.mul_f64(GAME_CAP_SHARE));
             (cap, share.min(cap / 2))
         }
     };
@@ -106,5 +114,17 @@ mod tests {
         assert!(b.hard < MS(9) && b.hard > MS(1));
         assert_eq!(budget(Mode::Single, 0.002, 450, MS(1), 1e6), None);
         assert_eq!(budget(Mode::Game, 0.0, 450, MS(1), 1e6), None);
+    }
+
+    #[test]
+    fn a_game_keeps_a_reserve_for_every_play_left() {
+        // 100 plays left: half a second is kept back, and below it nothing is searched.
+        assert_eq!(plays_left(450), 100);
+        assert_eq!(budget(Mode::Game, 0.45, 450, MS(1), 1e6), None);
+        let b = budget(Mode::Game, 1.5, 450, MS(1), 1e6).unwrap();
+        assert!(b.hard <= Duration::from_millis(25), "{b:?}");
+        // Near the end, ten plays are always foreseen: 50 ms.
+        assert_eq!(budget(Mode::Game, 0.05, 0, MS(1), 1e6), None);
+        assert!(budget(Mode::Game, 0.2, 0, MS(1), 1e6).is_some());
     }
 }

@@ -25,6 +25,7 @@ pub mod agent;
 pub mod bits;
 pub mod budget;
 pub mod eval;
+pub mod master;
 mod movegen;
 mod notation;
 pub mod playdata;

@@ -1,9 +1,10 @@
 //! Halma in the registry: `--game halma`.
 
-use super::Halma;
 use super::eval::{Distance, Race};
 use super::protocol::{EXAMPLES, Input};
+use super::{Halma, master};
 use crate::games::{BenchPosition, Evaluation, GameSpec};
+use crate::workdir::DirectoryProtocol;
 
 pub struct HalmaSpec;
 
@@ -43,6 +44,10 @@ impl GameSpec for HalmaSpec {
 
     fn evaluations() -> &'static [Evaluation<Halma>] {
         &EVALUATIONS
+    }
+
+    fn directory_protocol() -> Option<&'static DirectoryProtocol<Halma>> {
+        Some(&master::PROTOCOL)
     }
 
     fn bench_positions() -> Vec<BenchPosition<Halma>> {

@@ -449,3 +449,54 @@ fn the_race_pulls_the_last_piece_towards_the_last_hole() {
     assert!(Distance.evaluate(&ahead) > Distance.evaluate(&near));
     assert!(Race.evaluate(&ahead) > Race.evaluate(&near));
 }
+
+#[test]
+fn greedy_with_distance_plays_the_play_that_advances_most() {
+    use crate::agent::{Agent, AgentConfig, AgentKind};
+    use crate::search::Limits;
+    // White to move towards (0,0): the piece on 10,10 can jump 9,9 and 7,7 to 6,6 (eight
+    // squares of dx + dy); every other play gains two at most.
+    let mut rows = vec![['.'; 16]; 16];
+    for (x, y, c) in [
+        (10, 10, 'W'),
+        (7, 7, 'W'),
+        (12, 5, 'W'),
+        (3, 12, 'W'),
+        (9, 9, 'B'),
+        (1, 14, 'B'),
+        (3, 14, 'B'),
+    ] {
+        rows[y][x] = c;
+    }
+    let rows: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+    let p = board(&rows.join("\n"), Side::White);
+    let gain = |m: Move| {
+        let ((fx, fy), (tx, ty)) = (xy(m.from()), xy(m.to()));
+        fx + fy - tx - ty
+    };
+    let most = legal(&p).into_iter().map(gain).max().unwrap();
+    assert_eq!(most, 8);
+    for seed in 0..5 {
+        let mut greedy = Agent::new::<spec::HalmaSpec>(AgentConfig {
+            kind: AgentKind::Greedy,
+            eval: Some("distance"),
+            seed: Some(seed),
+            ..AgentConfig::default()
+        });
+        let m = greedy.choose(&p, &Limits::default(), &[]).unwrap().mv;
+        assert_eq!((m.from(), m.to()), (sq(10, 10), sq(6, 6)), "seed {seed}");
+    }
+    // From the start too, whatever the seed, greedy's play is one of the most advancing.
+    let start = Halma::start();
+    let best = legal(&start).into_iter().map(gain).max().unwrap();
+    for seed in 0..10 {
+        let mut greedy = Agent::new::<spec::HalmaSpec>(AgentConfig {
+            kind: AgentKind::Greedy,
+            eval: Some("distance"),
+            seed: Some(seed),
+            ..AgentConfig::default()
+        });
+        let m = greedy.choose(&start, &Limits::default(), &[]).unwrap().mv;
+        assert_eq!(gain(m), best, "seed {seed}");
+    }
+}
