@@ -92,8 +92,9 @@ def main():
                 f"(START abandoned.{i} white ({rules}) {args.start_clock} {args.play_clock})",
             )
             play = exchange(port, f"(PLAY abandoned.{i} NIL)")
-            kind = "move" if play.startswith("(move ") else play[:60]
-            replies[(start, kind)] = replies.get((start, kind), 0) + 1
+            start = "ready" if start == "ready" else "refused" if "in progress" in start else start
+            play = "move" if play.startswith("(move ") else "unknown match" if "unknown match" in play else play
+            replies[(start, play)] = replies.get((start, play), 0) + 1
             rss, hwm = memory_kib(player.pid)
             print(f"match {i}: rss {rss / 1024:.0f} MiB, peak {hwm / 1024:.0f} MiB", flush=True)
         print(f"replies (START, PLAY): {replies}")

@@ -14,6 +14,11 @@
 //!
 //! [`app`] is the router alone (for `tower::ServiceExt::oneshot` in tests); [`serve`] runs
 //! it on a listener.
+//!
+//! Shutdown (Ctrl-C or SIGTERM in `ggp-player serve`): the listener closes, connections
+//! that have not sent a whole request are closed, and every request already read gets its
+//! reply, which its deadline bounds (a PLAY answers within its play clock); then
+//! [`serve`] returns.
 
 use std::future::Future;
 use std::io;
@@ -31,6 +36,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tower_http::limit::RequestBodyLimitLayer;
 use tracing::{debug, info, warn};
@@ -62,8 +68,6 @@ const READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// After a reply: how long, and how much, the client's leftover input is drained.
 const LINGER_TIME: Duration = Duration::from_secs(2);
 const LINGER_BYTES: usize = 4 * MAX_BODY_BYTES;
-/// On shutdown: how long open connections may take to finish.
-const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
@@ -208,6 +212,7 @@ pub async fn serve(
     let player = Arc::new(player);
     let sweeper = tokio::spawn(free_idle_matches(Arc::clone(&player)));
     let app = app(player);
+    let (stopping, stop) = watch::channel(false);
     let mut connections = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -217,7 +222,7 @@ pub async fn serve(
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     debug!(%peer, "connection");
-                    connections.spawn(connection(stream, app.clone()));
+                    connections.spawn(connection(stream, app.clone(), stop.clone()));
                 }
                 Err(e) => {
                     // E.g. out of file descriptors: wait a little rather than spin.
@@ -228,12 +233,15 @@ pub async fn serve(
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
     }
+    drop(listener);
     sweeper.abort();
-    info!(open = connections.len(), "shutting down");
-    let drain = async { while connections.join_next().await.is_some() {} };
-    if tokio::time::timeout(SHUTDOWN_GRACE, drain).await.is_err() {
-        warn!("open connections did not finish in time: dropped");
-    }
+    info!(
+        open = connections.len(),
+        "shutting down: finishing the replies in progress"
+    );
+    let _ = stopping.send(true);
+    while connections.join_next().await.is_some() {}
+    info!("stopped");
     Ok(())
 }
 
@@ -247,18 +255,27 @@ async fn free_idle_matches(player: Arc<Player>) {
     }
 }
 
-/// One connection: one request, one reply, then the end of the connection.
-async fn connection(stream: TcpStream, app: Router) {
+/// One connection: one request, one reply, then the end of the connection. Once `stop`
+/// turns true, a connection still waiting for its request is closed, and one whose
+/// request is being answered finishes.
+async fn connection(stream: TcpStream, app: Router, mut stop: watch::Receiver<bool>) {
     let _ = stream.set_nodelay(true);
-    let conn = http1::Builder::new()
+    let mut conn = http1::Builder::new()
         .keep_alive(false)
         // A client may shut down its write side after the request and still want the reply.
         .half_close(true)
         .timer(TokioTimer::new())
         .header_read_timeout(READ_TIMEOUT)
         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
-    match conn.without_shutdown().await {
-        Ok(parts) => linger(parts.io.into_inner()).await,
+    let served = tokio::select! {
+        served = std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)) => served,
+        () = async { drop(stop.wait_for(|&stopping| stopping).await) } => {
+            std::pin::Pin::new(&mut conn).graceful_shutdown();
+            std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)).await
+        }
+    };
+    match served {
+        Ok(()) => linger(conn.into_parts().io.into_inner()).await,
         // Not HTTP, or headers too slow or too large: hyper has answered 400/408/431 if it could.
         Err(e) if e.is_parse() || e.is_parse_too_large() || e.is_timeout() => {
             warn!(error = %e, "bad HTTP request: refused");
