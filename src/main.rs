@@ -12,6 +12,7 @@ use ggp_player::game::Game;
 use ggp_player::games::{self, GameSpec};
 use ggp_player::gdl::Gdl;
 use ggp_player::player::ServeConfig;
+use ggp_player::player::handler::DEFAULT_MAX_MATCHES;
 use ggp_player::player::server;
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::general::{GdlMatchSpec, play_gdl_match};
@@ -594,9 +595,14 @@ struct ServeArgs {
     /// Threads of each search, sharing one transposition table (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
-    /// Transposition table size in MiB, per match (kept for the whole match).
-    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
+    /// Transposition tables' total in MiB, shared equally among the matches the player
+    /// plays at once: each match's table is hash-mb / max-matches, kept for the match.
+    #[arg(long, default_value_t = server::DEFAULT_TOTAL_HASH_MB, value_parser = parse_hash_mb)]
     hash_mb: usize,
+    /// Matches played at once; a START for another one is refused until one ends (STOP,
+    /// ABORT, or no message for its start clock + play clock + 30 s).
+    #[arg(long, default_value_t = DEFAULT_MAX_MATCHES as u16, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    max_matches: u16,
     /// Do not search on the opponent's time or during the start clock (e.g. when both
     /// players of a test share the machine's cores).
     #[arg(long)]
@@ -621,6 +627,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         threads: args.threads.map_or(0, usize::from),
         ponder: !args.no_ponder,
         name: args.name,
+        max_matches: usize::from(args.max_matches),
     };
     anyhow::ensure!(
         server::is_valid_name(&config.name),

@@ -445,6 +445,9 @@ fn a_player_whose_log_nobody_reads_keeps_replying() {
     // for its log lines to be written would stop answering.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
         .args(["serve", "--port", &port.to_string(), "--margin-ms", "900"])
+        // Each match is aborted after its move, and the table is small: the log is what
+        // is tested, and 40 matches must not each keep a table.
+        .args(["--threads", "1", "--no-ponder", "--hash-mb", "16"])
         .env("RUST_LOG", "trace")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -465,8 +468,10 @@ fn a_player_whose_log_nobody_reads_keeps_replying() {
     for i in 0..40 {
         let start = exchange(port, &format!("(START m{i} white ({rules}) 5 1)"));
         let play = exchange(port, &format!("(PLAY m{i} NIL)"));
-        match (start, play) {
-            (Ok(s), Ok(p)) if s.ends_with("ready") && p.contains("(move ") => {}
+        let abort = exchange(port, &format!("(ABORT m{i})"));
+        match (start, play, abort) {
+            (Ok(s), Ok(p), Ok(a))
+                if s.ends_with("ready") && p.contains("(move ") && a.ends_with("done") => {}
             other => {
                 result = Err(format!("exchange {i}: {other:?}"));
                 break;
@@ -476,4 +481,80 @@ fn a_player_whose_log_nobody_reads_keeps_replying() {
     let _ = child.kill();
     let _ = child.wait();
     result.unwrap();
+}
+
+#[test]
+fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    use std::time::Duration;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    // Each move searches 1 s of its 3 s play clock.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(["serve", "--port", &port.to_string(), "--margin-ms", "2000"])
+        .args(["--threads", "1", "--no-ponder", "--hash-mb", "16"])
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The log, line by line, to know when the PLAY has been read.
+    let (lines, log) = std::sync::mpsc::channel::<String>();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let started = std::time::Instant::now();
+    while exchange(port, "( INFO )").is_err() {
+        assert!(started.elapsed().as_secs() < 10, "the player did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let rules = ggp_player::games::breakthrough::gdl::breakthrough_rules("5x5".parse().unwrap());
+    let rules: String = rules
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let start = exchange(port, &format!("(START t white ({rules}) 10 3)")).unwrap();
+    assert!(start.ends_with("ready"), "{start}");
+    // A client that connected but has not sent its request yet: closed at shutdown.
+    let mut waiting = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    waiting
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let play = std::thread::spawn(move || exchange(port, "(PLAY t NIL)"));
+    let read = |what: &str| loop {
+        let line = log
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no log line for {what}"));
+        if line.contains(what) {
+            break line;
+        }
+    };
+    read("kind=\"play\"");
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let reply = play.join().unwrap().unwrap();
+    assert!(reply.starts_with("HTTP/1.0 200 OK"), "{reply}");
+    assert!(reply.ends_with(')') && reply.contains("(move "), "{reply}");
+    let mut rest = Vec::new();
+    assert_eq!(
+        waiting.read_to_end(&mut rest).unwrap(),
+        0,
+        "closed, no reply"
+    );
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status}");
+    read("SIGTERM");
+    assert!(exchange(port, "( INFO )").is_err(), "no longer listening");
 }

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use ggp_player::games::breakthrough::gdl::{
     breakthrough_rules, breakthrough_rules_variant, course_style_rules, file_name,
@@ -587,60 +586,4 @@ fn generated_files_are_up_to_date() {
         stale.len(),
         stale[..stale.len().min(3)].join(", ")
     );
-}
-
-/// Random playouts: (states, elapsed) within about `budget`.
-fn playouts(g: &Gdl, budget: Duration, combined: bool) -> (usize, Duration) {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-    let start = Instant::now();
-    let mut states = 0;
-    while start.elapsed() < budget {
-        let mut s = g.initial_state();
-        loop {
-            states += 1;
-            let (terminal, legal) = if combined {
-                let a = g.analyse(&s);
-                (a.terminal, a.legal)
-            } else {
-                let legal = g.all_legal_moves(&s);
-                (g.is_terminal(&s), legal)
-            };
-            if terminal {
-                break;
-            }
-            let joint: Vec<Term> = legal
-                .iter()
-                .map(|ms| ms.choose(&mut rng).unwrap().clone())
-                .collect();
-            s = g.next_state(&s, &joint);
-        }
-    }
-    (states, start.elapsed())
-}
-
-/// `cargo test --release --test tests gdl::playout_speed -- --ignored --nocapture`
-#[test]
-#[ignore = "a measurement: run in release with --ignored --nocapture"]
-fn playout_speed() {
-    for (w, h) in [(5, 5), (8, 8)] {
-        for (name, text) in [
-            ("course-style", course_style_rules(size(w, h))),
-            ("ours", breakthrough_rules(size(w, h))),
-        ] {
-            let g = compile(&text, name);
-            for combined in [false, true] {
-                let (states, t) = playouts(&g, Duration::from_secs(3), combined);
-                let how = if combined {
-                    "analyse + next"
-                } else {
-                    "legal + terminal + next"
-                };
-                println!(
-                    "{w}x{h} {name:12} {how:24} {:>9.0} states/s ({states} states in {:.2} s)",
-                    states as f64 / t.as_secs_f64(),
-                    t.as_secs_f64()
-                );
-            }
-        }
-    }
 }

@@ -166,14 +166,16 @@ fn a_search_stops_at_its_deadline_and_when_stopped() {
     let start = Instant::now();
     let c = best(&mut tree, &gdl.initial_state(), 0, 150);
     let took = start.elapsed();
-    // Generous: the check is that a long playout does not run on past the deadline.
-    assert!(took < Duration::from_millis(600), "{took:?}");
-    assert!(c.best.is_some());
+    // Without its deadline the search would never end; the slack past it only has to
+    // hold on a loaded machine (how close it stops is measured, not asserted).
+    assert!(took < Duration::from_millis(150 + 5000), "{took:?}");
+    let legal = gdl.legal_moves(&gdl.initial_state(), 0);
+    assert!(c.best.as_ref().is_some_and(|m| legal.contains(m)), "{c:?}");
     println!("course 10x10, 150 ms: {c:?}");
     let stop = AtomicBool::new(true);
     let far = Instant::now() + Duration::from_secs(60);
     let start = Instant::now();
     let c = tree.search(&gdl.initial_state(), 1, far, &stop);
-    assert!(start.elapsed() < Duration::from_millis(100));
+    assert!(start.elapsed() < Duration::from_secs(5));
     assert_eq!(c.iterations, 0);
 }

@@ -2,24 +2,39 @@
 //! No HTTP here (that is [`super::server`]), no game (each match is a
 //! [`MatchSession`]), and no search details beyond handing a match's search and its
 //! deadline to the [`SearchService`].
+//!
+//! Nothing slow runs on the async runtime or under the table of matches: START's
+//! compilation and recognition, and every joint move's step (the reasoner's can be slow),
+//! run on tokio's blocking threads (not the search threads, which may be busy searching
+//! another match until its deadline), each match behind its own lock.
+//!
+//! Memory is bounded: at most [`PlayerConfig::max_matches`] matches live at once (a START
+//! beyond is refused), each with its share of the table budget, and a match that hears
+//! nothing for longer than its clocks allow is freed ([`Player::free_idle`]).
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tracing::{error, info, warn};
 
 use super::protocol::Request;
 use super::service::SearchService;
-use super::session::{MatchSession, MatchState, Reply, StartError};
+use super::session::{MatchSession, MatchState, Ponder, Reply, StartError};
 use super::start;
 use crate::agent::AgentConfig;
 use crate::search::clock;
 use crate::sexpr::Sexpr;
 
-/// Matches remembered at once; a START beyond this forgets the longest-idle match
-/// (Dresden just stops talking to a player whose match it cancels).
-pub const MAX_MATCHES: usize = 256;
+/// Default of [`PlayerConfig::max_matches`]: a 2-core machine plays a few matches at
+/// once well; more only share the same cores.
+pub const DEFAULT_MAX_MATCHES: usize = 8;
+/// A match is freed when no message about it came for its start clock + play clock + this
+/// (controllers that crash or give up never send STOP or ABORT; Dresden just stops
+/// talking to a player whose match it cancels).
+pub const IDLE_GRACE: Duration = Duration::from_secs(30);
+/// Longest ponder: the table or tree is grown long before this, and clocks may be a day.
+pub const MAX_PONDER: Duration = Duration::from_secs(60);
 
 /// What the player needs to know beyond the messages.
 #[derive(Clone, Debug)]
@@ -35,6 +50,8 @@ pub struct PlayerConfig {
     /// Search on the opponent's time and during the start clock, to fill the match's
     /// transposition table for the next move.
     pub ponder: bool,
+    /// Matches live at once; a START for a new match beyond this is refused.
+    pub max_matches: usize,
 }
 
 /// Why a message about a match could not be served.
@@ -48,11 +65,30 @@ pub enum PlayerError {
         #[source]
         source: StartError,
     },
+    #[error(
+        "cannot start match '{match_id}': {max} matches are in progress, the most this \
+         player plays at once (STOP or ABORT one, or start the player with a larger \
+         --max-matches)"
+    )]
+    Busy { match_id: String, max: usize },
+    #[error("an internal error stopped the work on match '{match_id}' (see the player's log)")]
+    Crashed { match_id: String },
 }
+
+/// One match in the table: its session behind its own lock, so that a slow step of one
+/// match holds up no other, and when it was last heard of.
+struct Entry {
+    session: Arc<Mutex<Box<dyn MatchSession>>>,
+    last_seen: Instant,
+    /// Freed when nothing about it came for this long: its clocks and [`IDLE_GRACE`].
+    idle_limit: Duration,
+}
+
+type Session = Arc<Mutex<Box<dyn MatchSession>>>;
 
 pub struct Player {
     config: PlayerConfig,
-    matches: Mutex<HashMap<String, Box<dyn MatchSession>>>,
+    matches: Mutex<HashMap<String, Entry>>,
     search: SearchService,
 }
 
@@ -93,9 +129,12 @@ impl Player {
                 rules,
                 start_clock,
                 play_clock,
-            } => self.start(match_id, &role, &rules, start_clock, play_clock, received),
+            } => {
+                self.start(match_id, role, rules, start_clock, play_clock, received)
+                    .await
+            }
             Request::Play { match_id, moves } => self.play(&match_id, moves, received).await,
-            Request::Stop { match_id, moves } => self.stop(&match_id, moves),
+            Request::Stop { match_id, moves } => self.stop(&match_id, moves).await,
             Request::Abort { match_id } => {
                 self.matches()
                     .remove(&match_id)
@@ -108,40 +147,91 @@ impl Player {
         }
     }
 
-    /// Starts preparing `session`'s next move until `until` or the next message about it,
-    /// if the player ponders and the session has something to prepare.
-    fn start_pondering(&self, session: &mut dyn MatchSession, until: Instant) {
-        if !self.config.ponder {
-            return;
-        }
-        let Some(ponder) = session.ponder() else {
+    /// Starts `ponder` for `match_id` until `until` (at most [`MAX_PONDER`] from now) or
+    /// the next message about the match.
+    fn start_pondering(&self, match_id: &str, ponder: Option<Ponder>, until: Instant) {
+        let Some(ponder) = ponder else {
             return;
         };
-        if let Err(e) = self.search.ponder(&session.info().match_id, until, ponder) {
-            warn!(match_id = session.info().match_id, error = %e, "cannot ponder");
+        let until = until.min(Instant::now() + MAX_PONDER);
+        if let Err(e) = self.search.ponder(match_id, until, ponder) {
+            warn!(match_id, error = %e, "cannot ponder");
         }
     }
 
-    fn matches(&self) -> MutexGuard<'_, HashMap<String, Box<dyn MatchSession>>> {
+    fn matches(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
         // A panic elsewhere while holding the lock leaves the table usable.
         self.matches.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn start(
+    /// Frees the matches that heard nothing for longer than their clocks allow (and stops
+    /// their pondering); returns how many.
+    pub fn free_idle(&self, now: Instant) -> usize {
+        let (idle, freed) = {
+            let mut matches = self.matches();
+            let idle: Vec<(String, Duration)> = matches
+                .iter()
+                .map(|(id, e)| (id, now.saturating_duration_since(e.last_seen), e.idle_limit))
+                .filter(|(_, quiet, limit)| quiet > limit)
+                .map(|(id, quiet, _)| (id.clone(), quiet))
+                .collect();
+            // Dropped (their tables freed) once the table of matches is unlocked.
+            let freed: Vec<Entry> = idle
+                .iter()
+                .filter_map(|(id, _)| matches.remove(id))
+                .collect();
+            (idle, freed)
+        };
+        drop(freed);
+        for (match_id, quiet) in &idle {
+            self.search.stop_pondering(match_id);
+            warn!(
+                match_id,
+                quiet_s = quiet.as_secs(),
+                "no message about the match for longer than its clocks allow: freed"
+            );
+        }
+        idle.len()
+    }
+
+    /// The session of `match_id`, now heard of at `received`.
+    fn session(&self, match_id: &str, received: Instant) -> Result<Session, PlayerError> {
+        let mut matches = self.matches();
+        let entry = matches
+            .get_mut(match_id)
+            .ok_or_else(|| PlayerError::UnknownMatch(match_id.to_owned()))?;
+        entry.last_seen = entry.last_seen.max(received);
+        Ok(Arc::clone(&entry.session))
+    }
+
+    async fn start(
         &self,
         match_id: String,
-        role: &str,
-        rules: &[Sexpr],
+        role: String,
+        rules: Vec<Sexpr>,
         start_clock: Duration,
         play_clock: Duration,
         received: Instant,
     ) -> Result<String, PlayerError> {
-        let mut session = start::open(&match_id, role, rules, play_clock, self.config.agent)
-            .map_err(|source| PlayerError::BadStart {
-                match_id: match_id.clone(),
-                source,
-            })?;
-        session.info_mut().last_seen = received;
+        // Refused before the rules are compiled, and checked again when the match goes in.
+        self.free_idle(Instant::now());
+        self.check_room(&self.matches(), &match_id)?;
+        let agent = self.config.agent;
+        let ponders = self.config.ponder;
+        let opened = {
+            let (match_id, role) = (match_id.clone(), role.clone());
+            tokio::task::spawn_blocking(move || {
+                let mut session = start::open(&match_id, &role, &rules, play_clock, agent)?;
+                let ponder = if ponders { session.ponder() } else { None };
+                Ok((session, ponder))
+            })
+            .await
+        };
+        let (session, ponder) = match opened {
+            Ok(Ok(opened)) => opened,
+            Ok(Err(source)) => return Err(PlayerError::BadStart { match_id, source }),
+            Err(_) => return Err(PlayerError::Crashed { match_id }),
+        };
         let budget = self.search_time(play_clock);
         info!(
             match_id,
@@ -153,9 +243,6 @@ impl Player {
             agent = %self.config.agent,
             "match started"
         );
-        // Prepare during the start clock (and the first move's wait): the table or tree
-        // is grown when the first PLAY comes.
-        self.start_pondering(session.as_mut(), received + start_clock + play_clock);
         if play_clock.saturating_sub(self.config.margin) < play_clock / 10 {
             warn!(
                 match_id,
@@ -164,27 +251,43 @@ impl Player {
                 budget.as_millis()
             );
         }
-        let mut matches = self.matches();
-        if matches.insert(match_id.clone(), session).is_some() {
+        let entry = Entry {
+            session: Arc::new(Mutex::new(session)),
+            last_seen: received,
+            idle_limit: start_clock + play_clock + IDLE_GRACE,
+        };
+        let replaced = {
+            let mut matches = self.matches();
+            self.check_room(&matches, &match_id)?;
+            matches.insert(match_id.clone(), entry)
+        };
+        if replaced.is_some() {
             info!(
                 match_id,
                 "a new START for a known match id: the old match is dropped"
             );
-        } else if matches.len() > MAX_MATCHES {
-            let oldest = matches
-                .iter()
-                .filter(|(id, _)| **id != match_id)
-                .min_by_key(|(_, s)| s.info().last_seen)
-                .map(|(id, _)| id.clone());
-            if let Some(oldest) = oldest {
-                matches.remove(&oldest);
-                warn!(
-                    match_id = oldest,
-                    "too many matches: forgetting the longest idle one"
-                );
-            }
         }
+        // Prepare during the start clock (and the first move's wait): the table or tree
+        // is grown when the first PLAY comes.
+        self.start_pondering(&match_id, ponder, received + start_clock + play_clock);
         Ok("ready".to_owned())
+    }
+
+    /// Refuses a START of a new match when `max_matches` are in progress.
+    fn check_room(
+        &self,
+        matches: &HashMap<String, Entry>,
+        match_id: &str,
+    ) -> Result<(), PlayerError> {
+        let max = self.config.max_matches;
+        if matches.len() >= max && !matches.contains_key(match_id) {
+            warn!(match_id, max, "too many matches at once: START refused");
+            return Err(PlayerError::Busy {
+                match_id: match_id.to_owned(),
+                max,
+            });
+        }
+        Ok(())
     }
 
     fn search_time(&self, clock: Duration) -> Duration {
@@ -197,38 +300,51 @@ impl Player {
         moves: Option<Vec<Sexpr>>,
         received: Instant,
     ) -> Result<String, PlayerError> {
-        let (fallback, search, play_clock) = {
-            let mut matches = self.matches();
-            let s = matches
-                .get_mut(match_id)
-                .ok_or_else(|| PlayerError::UnknownMatch(match_id.to_owned()))?;
-            s.info_mut().last_seen = received;
-            if moves.is_none() && s.info().plies > 0 {
-                warn!(
-                    match_id,
-                    plies = s.info().plies,
-                    "PLAY with NIL in the middle of a match: keeping our position"
-                );
-            }
-            if let Err(e) = s.apply(moves.as_deref()) {
-                error!(
-                    match_id,
-                    error = %e,
-                    "the joint move does not fit our model of the match: the match is broken, \
-                     replying {} from now on",
-                    s.noop()
-                );
-            }
-            match s.reply() {
-                Reply::Now(text) => return Ok(text),
-                Reply::Wait(text) => {
-                    // The opponent's turn: think on its time (a little past its clock).
-                    let until = received + s.info().play_clock + Duration::from_secs(1);
-                    self.start_pondering(s.as_mut(), until);
-                    return Ok(text);
+        let session = self.session(match_id, received)?;
+        let ponders = self.config.ponder;
+        let stepped = {
+            let match_id = match_id.to_owned();
+            tokio::task::spawn_blocking(move || {
+                let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
+                if moves.is_none() && s.info().plies > 0 {
+                    warn!(
+                        match_id,
+                        plies = s.info().plies,
+                        "PLAY with NIL in the middle of a match: keeping our position"
+                    );
                 }
-                Reply::Search { fallback, search } => (fallback, search, s.info().play_clock),
+                if let Err(e) = s.apply(moves.as_deref()) {
+                    error!(
+                        match_id,
+                        error = %e,
+                        "the joint move does not fit our model of the match: the match is \
+                         broken, replying {} from now on",
+                        s.noop()
+                    );
+                }
+                let reply = s.reply();
+                let ponder = match reply {
+                    Reply::Wait(_) if ponders => s.ponder(),
+                    _ => None,
+                };
+                (reply, ponder, s.info().play_clock)
+            })
+            .await
+        };
+        let Ok((reply, ponder, play_clock)) = stepped else {
+            return Err(PlayerError::Crashed {
+                match_id: match_id.to_owned(),
+            });
+        };
+        let (fallback, search) = match reply {
+            Reply::Now(text) => return Ok(text),
+            Reply::Wait(text) => {
+                // The opponent's turn: think on its time (a little past its clock).
+                let until = received + play_clock + Duration::from_secs(1);
+                self.start_pondering(match_id, ponder, until);
+                return Ok(text);
             }
+            Reply::Search { fallback, search } => (fallback, search),
         };
         let t = clock::move_time(received, play_clock, self.config.margin);
         let searched = match self.search.submit(t.search_until, search) {
@@ -250,47 +366,143 @@ impl Player {
         })
     }
 
-    fn stop(&self, match_id: &str, moves: Option<Vec<Sexpr>>) -> Result<String, PlayerError> {
-        let mut s = self
+    async fn stop(&self, match_id: &str, moves: Option<Vec<Sexpr>>) -> Result<String, PlayerError> {
+        let entry = self
             .matches()
             .remove(match_id)
             .ok_or_else(|| PlayerError::UnknownMatch(match_id.to_owned()))?;
-        if let Err(e) = s.apply(moves.as_deref()) {
-            error!(match_id, error = %e, "the final joint move does not fit our model of the match");
-        }
-        match (&s.info().state, s.goals()) {
-            (_, Some(goals)) => {
-                let shown: Vec<String> = goals
-                    .iter()
-                    .map(|g| g.map_or("none".to_owned(), |g| g.to_string()))
-                    .collect();
-                let ours = goals[s.our_role_index()];
-                let result = match ours {
-                    Some(100) => "win",
-                    Some(0) => "loss",
-                    Some(_) => "draw",
-                    None => "none",
-                };
-                info!(
-                    match_id,
-                    role = s.info().role,
-                    goals = shown.join(" "),
-                    result,
-                    plies = s.info().plies,
-                    "match over"
-                );
-            }
-            (MatchState::Broken(why), None) => {
-                warn!(match_id, broken_by = %why, plies = s.info().plies, "match over; result unknown (the match was broken)");
-            }
-            (MatchState::Active, None) => {
-                warn!(
-                    match_id,
-                    plies = s.info().plies,
-                    "match stopped before the end of the game in our model"
-                );
-            }
-        }
+        let match_id = match_id.to_owned();
+        let crashed = PlayerError::Crashed {
+            match_id: match_id.clone(),
+        };
+        tokio::task::spawn_blocking(move || {
+            let mut s = entry.session.lock().unwrap_or_else(|e| e.into_inner());
+            log_result(&match_id, s.as_mut(), moves);
+        })
+        .await
+        .map_err(|_| crashed)?;
         Ok("done".to_owned())
+    }
+}
+
+/// Applies a STOP's final joint move and logs the result.
+fn log_result(match_id: &str, s: &mut dyn MatchSession, moves: Option<Vec<Sexpr>>) {
+    if let Err(e) = s.apply(moves.as_deref()) {
+        error!(match_id, error = %e, "the final joint move does not fit our model of the match");
+    }
+    match (&s.info().state, s.goals()) {
+        (_, Some(goals)) => {
+            let shown: Vec<String> = goals
+                .iter()
+                .map(|g| g.map_or("none".to_owned(), |g| g.to_string()))
+                .collect();
+            let ours = goals[s.our_role_index()];
+            let result = match ours {
+                Some(100) => "win",
+                Some(0) => "loss",
+                Some(_) => "draw",
+                None => "none",
+            };
+            info!(
+                match_id,
+                role = s.info().role,
+                goals = shown.join(" "),
+                result,
+                plies = s.info().plies,
+                "match over"
+            );
+        }
+        (MatchState::Broken(why), None) => {
+            warn!(match_id, broken_by = %why, plies = s.info().plies, "match over; result unknown (the match was broken)");
+        }
+        (MatchState::Active, None) => {
+            warn!(
+                match_id,
+                plies = s.info().plies,
+                "match stopped before the end of the game in our model"
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::breakthrough::gdl::breakthrough_rules;
+
+    fn player(max_matches: usize) -> Player {
+        Player::new(PlayerConfig {
+            name: "t".to_owned(),
+            agent: AgentConfig {
+                hash_mb: 1,
+                ..AgentConfig::default()
+            },
+            margin: Duration::from_millis(900),
+            threads: 1,
+            ponder: true,
+            max_matches,
+        })
+        .unwrap()
+    }
+
+    async fn send(player: &Player, text: &str) -> Result<String, PlayerError> {
+        player
+            .handle(Request::parse(text).unwrap(), Instant::now())
+            .await
+    }
+
+    fn start(id: &str, role: &str) -> String {
+        let rules: String = breakthrough_rules("4x4".parse().unwrap())
+            .lines()
+            .map(|l| l.split(';').next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join(" ");
+        format!("(START {id} {role} ({rules}) 10 1)")
+    }
+
+    #[tokio::test]
+    async fn a_start_beyond_the_cap_is_refused_until_a_match_ends() {
+        let p = player(2);
+        assert_eq!(send(&p, &start("a", "white")).await.unwrap(), "ready");
+        assert_eq!(send(&p, &start("b", "black")).await.unwrap(), "ready");
+        let refused = send(&p, &start("c", "white")).await.unwrap_err();
+        assert!(matches!(refused, PlayerError::Busy { max: 2, .. }));
+        assert!(refused.to_string().contains("--max-matches"), "{refused}");
+        assert_eq!(p.match_count(), 2);
+        // A new START of a match in progress replaces it: no room needed.
+        assert_eq!(send(&p, &start("b", "white")).await.unwrap(), "ready");
+        assert_eq!(send(&p, "(ABORT a)").await.unwrap(), "done");
+        assert_eq!(send(&p, &start("c", "white")).await.unwrap(), "ready");
+        assert_eq!(p.match_count(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_quiet_match_is_freed_with_its_ponder() {
+        let p = player(4);
+        assert_eq!(send(&p, &start("q", "white")).await.unwrap(), "ready");
+        assert!(p.search.is_pondering("q"), "pondering from START");
+        // Start clock 10 s + play clock 1 s + the grace: not yet quiet for that long.
+        assert_eq!(p.free_idle(Instant::now()), 0);
+        let later = Instant::now() + Duration::from_secs(11) + IDLE_GRACE;
+        assert_eq!(p.free_idle(later + Duration::from_secs(1)), 1);
+        assert_eq!(p.match_count(), 0);
+        assert!(!p.search.is_pondering("q"));
+        let gone = send(&p, "(PLAY q NIL)").await.unwrap_err();
+        assert!(matches!(gone, PlayerError::UnknownMatch(_)), "{gone}");
+    }
+
+    #[tokio::test]
+    async fn a_message_keeps_a_match_alive() {
+        let p = player(4);
+        assert_eq!(send(&p, &start("k", "black")).await.unwrap(), "ready");
+        let almost = Instant::now() + Duration::from_secs(10) + IDLE_GRACE;
+        // Heard of just before it would have been quiet too long.
+        let reply = p
+            .handle(Request::parse("(PLAY k NIL)").unwrap(), almost)
+            .await
+            .unwrap();
+        assert_eq!(reply, "noop");
+        assert_eq!(p.free_idle(almost + Duration::from_secs(5)), 0);
+        assert_eq!(p.match_count(), 1);
     }
 }

@@ -14,6 +14,11 @@
 //!
 //! [`app`] is the router alone (for `tower::ServiceExt::oneshot` in tests); [`serve`] runs
 //! it on a listener.
+//!
+//! Shutdown (Ctrl-C or SIGTERM in `ggp-player serve`): the listener closes, connections
+//! that have not sent a whole request are closed, and every request already read gets its
+//! reply, which its deadline bounds (a PLAY answers within its play clock); then
+//! [`serve`] returns.
 
 use std::future::Future;
 use std::io;
@@ -31,11 +36,12 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tower_http::limit::RequestBodyLimitLayer;
 use tracing::{debug, info, warn};
 
-use super::handler::{Player, PlayerConfig, PlayerError};
+use super::handler::{DEFAULT_MAX_MATCHES, Player, PlayerConfig, PlayerError};
 use super::protocol::Request;
 use crate::agent::AgentConfig;
 
@@ -50,20 +56,26 @@ pub const DEFAULT_MARGIN: Duration = Duration::from_millis(100);
 pub const MAX_BODY_BYTES: usize = 1 << 20;
 /// The player's default name in INFO replies.
 pub const DEFAULT_NAME: &str = "ggp-player";
+/// Default of the transposition tables' total, in MiB: a few-GiB machine keeps room for
+/// everything else, and each of the [`DEFAULT_MAX_MATCHES`] matches gets 64 MiB, the
+/// table of the `bench` figures.
+pub const DEFAULT_TOTAL_HASH_MB: usize = 512;
+/// How often matches that went quiet are looked for.
+const IDLE_SWEEP: Duration = Duration::from_secs(1);
 
 /// Longest wait for a request's header block, and then for its body.
 const READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// After a reply: how long, and how much, the client's leftover input is drained.
 const LINGER_TIME: Duration = Duration::from_secs(2);
 const LINGER_BYTES: usize = 4 * MAX_BODY_BYTES;
-/// On shutdown: how long open connections may take to finish.
-const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
     /// Address to listen on; loopback by default, `0.0.0.0` for a controller on another host.
     pub bind: IpAddr,
     pub port: u16,
+    /// The agent; its `hash_mb` is the total of all matches' tables, each match getting
+    /// an equal share (`hash_mb / max_matches`).
     pub agent: AgentConfig,
     /// Kept back from the play clock: the search stops at receipt + play clock − margin.
     pub margin: Duration,
@@ -73,6 +85,8 @@ pub struct ServeConfig {
     pub ponder: bool,
     /// Name in INFO replies: one token.
     pub name: String,
+    /// Matches played at once; a START beyond is refused.
+    pub max_matches: usize,
 }
 
 impl Default for ServeConfig {
@@ -80,11 +94,15 @@ impl Default for ServeConfig {
         ServeConfig {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: DEFAULT_PORT,
-            agent: AgentConfig::default(),
+            agent: AgentConfig {
+                hash_mb: DEFAULT_TOTAL_HASH_MB,
+                ..AgentConfig::default()
+            },
             margin: DEFAULT_MARGIN,
             threads: 0,
             ponder: true,
             name: DEFAULT_NAME.to_owned(),
+            max_matches: DEFAULT_MAX_MATCHES,
         }
     }
 }
@@ -103,18 +121,25 @@ impl ServeConfig {
         }
     }
 
+    /// Each match's table, in MiB: an equal share of the total (at least 1).
+    pub fn match_hash_mb(&self) -> usize {
+        (self.agent.hash_mb / self.max_matches.max(1)).max(1)
+    }
+
     fn player_config(&self) -> PlayerConfig {
         let threads = self.search_threads();
         PlayerConfig {
             name: self.name.clone(),
             agent: AgentConfig {
                 threads,
+                hash_mb: self.match_hash_mb(),
                 ..self.agent
             },
             margin: self.margin,
             // Two matches (or a match and a ponder) can search at once.
             threads: threads.max(2),
             ponder: self.ponder,
+            max_matches: self.max_matches.max(1),
         }
     }
 }
@@ -178,10 +203,16 @@ pub async fn serve(
         agent = %config.agent,
         margin_ms = config.margin.as_millis() as u64,
         search_threads = player.config().threads,
+        max_matches = player.config().max_matches,
+        hash_mb_total = config.agent.hash_mb,
+        hash_mb_per_match = player.config().agent.hash_mb,
         name = config.name,
         "GGP player listening on http://{addr}/"
     );
-    let app = app(Arc::new(player));
+    let player = Arc::new(player);
+    let sweeper = tokio::spawn(free_idle_matches(Arc::clone(&player)));
+    let app = app(player);
+    let (stopping, stop) = watch::channel(false);
     let mut connections = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -191,7 +222,7 @@ pub async fn serve(
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     debug!(%peer, "connection");
-                    connections.spawn(connection(stream, app.clone()));
+                    connections.spawn(connection(stream, app.clone(), stop.clone()));
                 }
                 Err(e) => {
                     // E.g. out of file descriptors: wait a little rather than spin.
@@ -202,26 +233,49 @@ pub async fn serve(
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
     }
-    info!(open = connections.len(), "shutting down");
-    let drain = async { while connections.join_next().await.is_some() {} };
-    if tokio::time::timeout(SHUTDOWN_GRACE, drain).await.is_err() {
-        warn!("open connections did not finish in time: dropped");
-    }
+    drop(listener);
+    sweeper.abort();
+    info!(
+        open = connections.len(),
+        "shutting down: finishing the replies in progress"
+    );
+    let _ = stopping.send(true);
+    while connections.join_next().await.is_some() {}
+    info!("stopped");
     Ok(())
 }
 
-/// One connection: one request, one reply, then the end of the connection.
-async fn connection(stream: TcpStream, app: Router) {
+/// Frees the matches that went quiet, every [`IDLE_SWEEP`].
+async fn free_idle_matches(player: Arc<Player>) {
+    let mut tick = tokio::time::interval(IDLE_SWEEP);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        player.free_idle(Instant::now());
+    }
+}
+
+/// One connection: one request, one reply, then the end of the connection. Once `stop`
+/// turns true, a connection still waiting for its request is closed, and one whose
+/// request is being answered finishes.
+async fn connection(stream: TcpStream, app: Router, mut stop: watch::Receiver<bool>) {
     let _ = stream.set_nodelay(true);
-    let conn = http1::Builder::new()
+    let mut conn = http1::Builder::new()
         .keep_alive(false)
         // A client may shut down its write side after the request and still want the reply.
         .half_close(true)
         .timer(TokioTimer::new())
         .header_read_timeout(READ_TIMEOUT)
         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
-    match conn.without_shutdown().await {
-        Ok(parts) => linger(parts.io.into_inner()).await,
+    let served = tokio::select! {
+        served = std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)) => served,
+        () = async { drop(stop.wait_for(|&stopping| stopping).await) } => {
+            std::pin::Pin::new(&mut conn).graceful_shutdown();
+            std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)).await
+        }
+    };
+    match served {
+        Ok(()) => linger(conn.into_parts().io.into_inner()).await,
         // Not HTTP, or headers too slow or too large: hyper has answered 400/408/431 if it could.
         Err(e) if e.is_parse() || e.is_parse_too_large() || e.is_timeout() => {
             warn!(error = %e, "bad HTTP request: refused");
@@ -335,6 +389,8 @@ async fn ggp(State(player): State<Arc<Player>>, request: axum::extract::Request)
             let status = match e {
                 PlayerError::UnknownMatch(_) => StatusCode::NOT_FOUND,
                 PlayerError::BadStart { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+                PlayerError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+                PlayerError::Crashed { .. } => StatusCode::INTERNAL_SERVER_ERROR,
             };
             error_reply(status, &e.to_string())
         }

@@ -101,7 +101,7 @@ impl SearchService {
 
     /// Whether `match_id` has a ponder job that has not been stopped.
     #[cfg(test)]
-    fn is_pondering(&self, match_id: &str) -> bool {
+    pub(super) fn is_pondering(&self, match_id: &str) -> bool {
         self.ponders()
             .get(match_id)
             .is_some_and(|p| !p.stop.load(Ordering::Relaxed))

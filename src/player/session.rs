@@ -2,7 +2,7 @@
 //! played by a game's engine ([`super::engine`]) or by the reasoner
 //! ([`super::general`]); [`super::start`] decides which at START.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::gdl::GdlError;
 use crate::search::Limits;
@@ -84,8 +84,6 @@ pub struct MatchInfo {
     pub state: MatchState,
     /// Steps played so far.
     pub plies: u32,
-    /// When the last message about this match arrived.
-    pub last_seen: Instant,
 }
 
 impl MatchInfo {
@@ -96,7 +94,6 @@ impl MatchInfo {
             play_clock,
             state: MatchState::Active,
             plies: 0,
-            last_seen: Instant::now(),
         }
     }
 }
