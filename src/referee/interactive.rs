@@ -6,11 +6,14 @@
 //! much or names an illegal move loses.
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, kill_process_group, waitid};
 
 use super::native::{Fault, Mover};
 use crate::game::{Game, MoveBuffer};
@@ -62,9 +65,11 @@ impl<G: Game> Interactive<G> {
 
     /// Starts the program to play the side numbered `side`.
     fn start(&mut self, side: usize) -> Result<(), Fault> {
+        // A group of its own, so that what the shell starts is killed with it.
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(&self.command)
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -192,7 +197,8 @@ impl<G: Game> Mover<G> for Interactive<G> {
 }
 
 impl<G: Game> Drop for Interactive<G> {
-    /// Tells the program to quit, and kills it if it does not.
+    /// Tells the program to quit, then kills its process group: at once if it has quit
+    /// (whatever it started goes too), after [`QUIT_GRACE`] if not.
     fn drop(&mut self) {
         let Some(mut running) = self.running.take() else {
             return;
@@ -200,13 +206,16 @@ impl<G: Game> Drop for Interactive<G> {
         let _ = writeln!(running.stdin, "{}", self.protocol.quit);
         drop(running.stdin);
         let asked = Instant::now();
+        let pid = Pid::from_child(&running.child);
         while asked.elapsed() < QUIT_GRACE {
-            if let Ok(Some(_)) = running.child.try_wait() {
-                return;
+            let watch = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+            if let Ok(Some(_)) = waitid(WaitId::Pid(pid), watch) {
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        let _ = running.child.kill();
+        // Not reaped yet, so the group's id is still the program's.
+        let _ = kill_process_group(pid, Signal::KILL);
         let _ = running.child.wait();
     }
 }

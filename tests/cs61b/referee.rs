@@ -93,6 +93,28 @@ fn a_program_that_breaks_the_harness_rules_loses() {
 }
 
 #[test]
+fn what_a_program_starts_ends_with_its_game() {
+    let pid_file = std::env::temp_dir().join(format!("loa-child-{}.pid", std::process::id()));
+    let command = format!(
+        "sleep 60 & echo $! > {}; read a; read b; echo '* a1-a2'; cat >/dev/null",
+        pid_file.display()
+    );
+    assert!(matches!(fault_of(&command), Fault::Illegal(_)));
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    std::fs::remove_file(&pid_file).unwrap();
+    // Killed: soon gone, or a zombie waiting for its new parent to reap it.
+    let ended = || {
+        std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()))
+            .map_or(true, |s| s.contains(") Z "))
+    };
+    let asked = std::time::Instant::now();
+    while !ended() && asked.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(ended(), "the program's child still runs");
+}
+
+#[test]
 fn match_plays_loa_programs_from_the_command_line() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ggp-player"))
         .args([
