@@ -770,7 +770,9 @@ struct MatchArgs {
     /// of an in-process match.
     #[arg(long)]
     variant: Option<String>,
-    /// In an in-process match, a game still going after this many plies is a draw.
+    /// In an in-process match, a game still going after this many plies is a draw (won
+    /// by the one with more CPU time left when both players are course programs on a
+    /// budget for the whole game, as in halma).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     max_plies: u32,
     /// Seconds the players get after START.
@@ -839,7 +841,9 @@ struct TournamentArgs {
     /// by the reasoner (--sizes is ignored; results are recorded under the file's name).
     #[arg(long)]
     rules: Option<PathBuf>,
-    /// In-process matches: a game still going after this many plies is a draw.
+    /// In-process matches: a game still going after this many plies is a draw (won by
+    /// the one with more CPU time left when both players are course programs on a
+    /// budget for the whole game, as in halma).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     max_plies: u32,
     /// Stop once a sequential probability ratio test is decided: ELO0,ELO1,ALPHA,BETA
