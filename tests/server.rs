@@ -1212,12 +1212,18 @@ fn measure_reply_times() {
     let target = env_u64("GGP_MOVES", 200) as usize;
     let lanes = env_u64("GGP_LANES", 2) as usize;
     let deadline = PLAY_CLOCK - margin;
-    let sizes = ["8x8", "7x7", "10x10", "6x6", "9x9", "8x6"];
+    // GGP_SIZES: comma-separated; against one player leave out 10x10, whose course rules
+    // (the size-10 defect) the driver's random mover does not follow.
+    let sizes: Vec<String> = std::env::var("GGP_SIZES")
+        .unwrap_or_else(|_| "8x8,7x7,10x10,6x6,9x9,8x6".to_owned())
+        .split(',')
+        .map(|s| s.trim().to_owned())
+        .collect();
 
     let samples: Vec<Sample> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..lanes)
             .map(|lane| {
-                let players = &players;
+                let (players, sizes) = (&players, &sizes);
                 scope.spawn(move || {
                     let mut samples = Vec::new();
                     let mut searched = 0;

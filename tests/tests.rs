@@ -11,6 +11,7 @@ mod general;
 mod halma;
 mod loa6;
 mod mcts;
+mod properties;
 mod referee;
 mod scrambled;
 mod search;
