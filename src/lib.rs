@@ -21,3 +21,4 @@ pub mod selfplay;
 pub mod sexpr;
 #[cfg(test)]
 mod testing;
+pub mod web;

@@ -4,11 +4,12 @@
 //! deadline to the [`SearchService`].
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tracing::{error, info, warn};
 
+use super::observe::Observer;
 use super::protocol::Request;
 use super::service::SearchService;
 use super::session::{MatchSession, MatchState, Reply, StartError};
@@ -54,6 +55,8 @@ pub struct Player {
     config: PlayerConfig,
     matches: Mutex<HashMap<String, Box<dyn MatchSession>>>,
     search: SearchService,
+    /// Told about every match (the web page), if anyone watches.
+    observer: Option<Arc<dyn Observer>>,
 }
 
 impl Player {
@@ -64,7 +67,27 @@ impl Player {
             config,
             matches: Mutex::new(HashMap::new()),
             search,
+            observer: None,
         })
+    }
+
+    /// The same player, reporting its matches to `observer`.
+    pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> Player {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// Tells the observer, if there is one, that a message brought `moves` to `session`.
+    fn report_move(&self, session: &dyn MatchSession, moves: Option<&[Sexpr]>, received: Instant) {
+        if let Some(observer) = &self.observer {
+            let joint = moves.map(|m| m.iter().map(|t| t.to_string()).collect());
+            observer.moved(
+                &session.info().match_id,
+                joint,
+                session.snapshot(),
+                received,
+            );
+        }
     }
 
     pub fn config(&self) -> &PlayerConfig {
@@ -95,11 +118,14 @@ impl Player {
                 play_clock,
             } => self.start(match_id, &role, &rules, start_clock, play_clock, received),
             Request::Play { match_id, moves } => self.play(&match_id, moves, received).await,
-            Request::Stop { match_id, moves } => self.stop(&match_id, moves),
+            Request::Stop { match_id, moves } => self.stop(&match_id, moves, received),
             Request::Abort { match_id } => {
                 self.matches()
                     .remove(&match_id)
                     .ok_or_else(|| PlayerError::UnknownMatch(match_id.clone()))?;
+                if let Some(observer) = &self.observer {
+                    observer.finished(&match_id, true);
+                }
                 info!(match_id, "match aborted");
                 Ok("done".to_owned())
             }
@@ -164,6 +190,15 @@ impl Player {
                 budget.as_millis()
             );
         }
+        if let Some(observer) = &self.observer {
+            observer.started(
+                &match_id,
+                session.snapshot(),
+                start_clock,
+                play_clock,
+                session.model(),
+            );
+        }
         let mut matches = self.matches();
         if matches.insert(match_id.clone(), session).is_some() {
             info!(
@@ -219,6 +254,7 @@ impl Player {
                     s.noop()
                 );
             }
+            self.report_move(s.as_ref(), moves.as_deref(), received);
             match s.reply() {
                 Reply::Now(text) => return Ok(text),
                 Reply::Wait(text) => {
@@ -238,6 +274,15 @@ impl Player {
                 .map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
+        if let Some(observer) = &self.observer {
+            let figures = self
+                .matches()
+                .get_mut(match_id)
+                .and_then(|s| s.take_figures());
+            if let Some(figures) = figures {
+                observer.searched(match_id, figures);
+            }
+        }
         Ok(match searched {
             Ok(text) => text,
             Err(why) => {
@@ -250,13 +295,22 @@ impl Player {
         })
     }
 
-    fn stop(&self, match_id: &str, moves: Option<Vec<Sexpr>>) -> Result<String, PlayerError> {
+    fn stop(
+        &self,
+        match_id: &str,
+        moves: Option<Vec<Sexpr>>,
+        received: Instant,
+    ) -> Result<String, PlayerError> {
         let mut s = self
             .matches()
             .remove(match_id)
             .ok_or_else(|| PlayerError::UnknownMatch(match_id.to_owned()))?;
         if let Err(e) = s.apply(moves.as_deref()) {
             error!(match_id, error = %e, "the final joint move does not fit our model of the match");
+        }
+        self.report_move(s.as_ref(), moves.as_deref(), received);
+        if let Some(observer) = &self.observer {
+            observer.finished(match_id, false);
         }
         match (&s.info().state, s.goals()) {
             (_, Some(goals)) => {
