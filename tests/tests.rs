@@ -16,3 +16,4 @@ mod scrambled;
 mod search;
 mod server;
 mod tournament;
+mod web;

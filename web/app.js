@@ -7,13 +7,16 @@ const state = {
   selected: null,   // the shown match's number
   detail: null,     // its detail, as last fetched
   seq: 0,           // detail fetches, to drop late answers
+  loading: false,   // a detail fetch is under way
+  stale: false,     // and another is due when it ends
   viewPly: null,    // a past position on view, or null for the live one
   picked: null,     // the cell picked as a move's start
   offers: [],
 };
 
 async function api(path, options) {
-  const response = await fetch(path, options);
+  // A request the server never answers must not stall the page.
+  const response = await fetch(path, { ...options, signal: AbortSignal.timeout(10000) });
   let body = null;
   try { body = await response.json(); } catch (_) { body = null; }
   if (!response.ok) {
@@ -101,15 +104,20 @@ function select(id) {
   loadDetail();
 }
 
+// One detail fetch at a time: changes that arrive meanwhile ask for one more after it.
 async function loadDetail() {
   if (state.selected === null) return;
+  if (state.loading) { state.stale = true; return; }
+  state.loading = true;
+  state.stale = false;
   const seq = ++state.seq;
-  let d;
+  let d = null;
   try { d = await api(`/api/matches/${state.selected}`); } catch (e) {
     $('status').textContent = e.message;
-    return;
   }
-  if (seq !== state.seq || d.id !== state.selected) return;
+  state.loading = false;
+  if (state.stale) loadDetail();
+  if (!d || seq !== state.seq || d.id !== state.selected) return;
   const previous = state.detail;
   state.detail = d;
   if (previous && previous.plies !== d.plies) state.picked = null;
