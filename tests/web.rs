@@ -90,6 +90,7 @@ impl Chromium {
             .no_sandbox()
             .user_data_dir(&profile)
             .window_size(1280, 1000)
+            .viewport(None)
             .args([
                 "--disable-gpu",
                 "--disable-background-networking",
@@ -111,6 +112,8 @@ impl Chromium {
     /// page, and the errors seen so far (grows as the page runs).
     async fn open(&self, url: &str) -> (Page, std::sync::Arc<Mutex<Vec<String>>>) {
         let page = self.browser.new_page("about:blank").await.unwrap();
+        // A tab in the background gets its timers slowed and is not drawn.
+        page.bring_to_front().await.unwrap();
         let errors = std::sync::Arc::new(Mutex::new(Vec::new()));
         page.execute(LogEnable::default()).await.unwrap();
         let mut console = page
@@ -378,8 +381,17 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
         }
         if let Some(path) = screenshot
             && !shot_taken
-            && plies >= 6
+            && (10..1000).contains(&plies)
         {
+            wait_for(
+                &page,
+                &format!(
+                    "Number((document.querySelector('#matches tbody tr .result').textContent.match(/ply (\\d+)/) || [0, -1])[1]) >= {plies}"
+                ),
+                "the list to show the ply",
+                Duration::from_secs(5),
+            )
+            .await;
             save_screenshot(&page, path).await;
             shot_taken = true;
         }

@@ -249,7 +249,7 @@ function renderMoves(d) {
       el('td', {}, s ? `${s.depth}` : ''), el('td', {}, scoreText(s)),
       el('td', {}, s ? s.nodes.toLocaleString('en') : ''),
       el('td', {}, s ? s.nodes_per_second.toLocaleString('en') : ''),
-      el('td', { class: 'pv' }, s ? s.pv.join(' ') : ''));
+      el('td', { class: 'pv', title: s ? s.pv.join(' ') : '' }, s ? pvText(s.pv) : ''));
     if (m.ply === state.viewPly) row.classList.add('viewing');
     body.append(row);
   }
@@ -260,6 +260,11 @@ function svg(tag, attrs) {
   const e = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   return e;
+}
+
+// The first moves of a principal variation (the whole line is the cell's title).
+function pvText(pv) {
+  return pv.length > 6 ? `${pv.slice(0, 6).join(' ')} … (${pv.length})` : pv.join(' ');
 }
 
 function renderPlot(d) {
