@@ -593,6 +593,86 @@ async fn a_game_against_the_engine_is_played_to_its_end_by_clicks() {
     play_by_clicks("4x5", 100, None).await;
 }
 
+/// `GET path` on the player; the status and the JSON body.
+async fn get_json(addr: &str, path: &str) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).await.unwrap();
+    let status = reply[9..12].parse().unwrap();
+    let body = reply.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// The player reports a controller's match to the page's API as it goes (no browser):
+/// the opponent's move and board at once, our search's figures with our move, the
+/// result at STOP; reading changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_follows_a_controller_s_match() {
+    use ggp_player::games::GameSpec;
+    use ggp_player::referee::client::exchange;
+    let (addr, _stop) = start_player(700).await;
+    let rules: Vec<String> = Breakthrough::ggp_rules("3x5", "course")
+        .unwrap()
+        .unwrap()
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    let say = |body: String| {
+        let addr = addr.clone();
+        async move {
+            exchange(&addr, &body, Duration::from_secs(5))
+                .await
+                .unwrap()
+                .body
+        }
+    };
+    let start = format!("(START m1 black ({}) 5 1)", rules.join(" "));
+    assert_eq!(say(start).await.trim(), "ready");
+    let (_, list) = get_json(&addr, "/api/matches").await;
+    let m = &list["matches"][0];
+    assert_eq!(
+        (m["id"].as_u64(), m["game"].as_str(), m["size"].as_str()),
+        (Some(1), Some("breakthrough"), Some("3x5"))
+    );
+    assert_eq!(
+        (
+            m["us"].as_u64(),
+            m["status"].as_str(),
+            m["play_clock_ms"].as_u64()
+        ),
+        (Some(1), Some("live"), Some(1000))
+    );
+    assert_eq!(say("(PLAY m1 NIL)".into()).await.trim(), "noop");
+    let ours = say("(PLAY m1 ((move 1 2 1 3) noop))".into()).await;
+    let (_, d) = get_json(&addr, "/api/matches/1").await;
+    assert_eq!(d["moves"][0]["text"], "(move 1 2 1 3)");
+    assert_eq!(d["moves"][0]["mover"], 0);
+    assert_eq!(
+        d["diagram"]["rows"][2],
+        serde_json::json!(["W", ".", "."]),
+        "{d}"
+    );
+    let (_, again) = get_json(&addr, "/api/matches/1").await;
+    assert_eq!(again["version"], d["version"], "reading changes nothing");
+    // Our move arrives with the next message, and brings its search's figures.
+    let stop = format!("(STOP m1 (noop {}))", ours.trim());
+    assert_eq!(say(stop).await.trim(), "done");
+    let (_, d) = get_json(&addr, "/api/matches/1").await;
+    let ours = &d["moves"][1];
+    assert_eq!(ours["mover"], 1);
+    assert!(ours["search"]["depth"].as_u64().unwrap() >= 1, "{ours}");
+    assert!(ours["search"]["nodes"].as_u64().unwrap() >= 1, "{ours}");
+    assert_eq!(
+        ours["search"]["pv"][0], ours["text"],
+        "the principal variation starts with our move"
+    );
+    assert_eq!(d["status"], "finished");
+    assert_eq!(d["plies"], 2);
+}
+
 async fn save_screenshot(page: &Page, path: &Path) {
     let params = ScreenshotParams::builder().full_page(true).build();
     page.save_screenshot(params, path).await.unwrap();
