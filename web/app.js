@@ -126,7 +126,7 @@ async function loadDetail() {
 
 const LIGHT = new Set(['W', 'w', '2', 'O', 'o']);
 const DARK = new Set(['B', 'b', '1', 'X', 'x']);
-const EMPTY = new Set(['.', '-', '_']);
+const EMPTY = new Set(['.', '-', '_', '0']);
 
 function cellWord(text) {
   if (LIGHT.has(text)) return 'light piece';

@@ -22,11 +22,19 @@ fn spaced(line: &str) -> bool {
     line.trim().contains(char::is_whitespace)
 }
 
+/// A line's cells: its words, or the pieces between separators (`1:0:2:`), or its
+/// characters.
 fn cells(line: &str) -> Vec<String> {
+    let line = line.trim();
     if spaced(line) {
         line.split_whitespace().map(str::to_owned).collect()
+    } else if let Some(sep) = [':', '|', ','].into_iter().find(|&c| line.contains(c)) {
+        line.split(sep)
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned)
+            .collect()
     } else {
-        line.trim().chars().map(String::from).collect()
+        line.chars().map(String::from).collect()
     }
 }
 
@@ -118,6 +126,13 @@ mod tests {
         assert!(facts.rows.is_empty());
         assert_eq!(facts.notes.len(), 2);
         assert_eq!(facts.size(), "");
+    }
+
+    #[test]
+    fn separated_cells_are_split() {
+        let d = Diagram::parse("1:0:2:\n0:0:0:\nblack to move (ply 0)");
+        assert_eq!(d.rows, [["1", "0", "2"], ["0", "0", "0"]]);
+        assert_eq!(d.size(), "3x2");
     }
 
     #[test]
