@@ -186,7 +186,7 @@ pub async fn serve(
         name = config.name,
         "GGP player listening on http://{addr}/ (open it in a browser to watch and play)"
     );
-    let app = app_with_page(Arc::new(player), site);
+    let app = app_with_page(Arc::new(player), Arc::clone(&site));
     let mut connections = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -208,6 +208,8 @@ pub async fn serve(
         }
     }
     info!(open = connections.len(), "shutting down");
+    // The page's event streams never end on their own.
+    site.store.close();
     let drain = async { while connections.join_next().await.is_some() {} };
     if tokio::time::timeout(SHUTDOWN_GRACE, drain).await.is_err() {
         warn!("open connections did not finish in time: dropped");

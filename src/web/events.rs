@@ -1,6 +1,7 @@
 //! Live updates: a server-sent event for every change to a match (`change`, with the
 //! match's number, version, plies and status), so that the page fetches only what
-//! changed. Open streams are bounded; the page reconnects on its own (EventSource).
+//! changed. Open streams are bounded, and end when the server shuts down; the page
+//! reconnects on its own (EventSource).
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use tokio_stream::{Stream, StreamExt};
 
 use super::Site;
 use super::api::ApiError;
+use super::store::CLOSING;
 
 /// Event streams open at once.
 pub const MAX_STREAMS: usize = 32;
@@ -41,17 +43,21 @@ pub async fn stream(State(site): State<Arc<Site>>) -> Response {
         .into_response();
     }
     let guard = Open(Arc::clone(open));
-    let changes = BroadcastStream::new(site.store.subscribe()).map(move |change| {
-        let _alive = &guard;
-        Ok::<_, Infallible>(match change {
-            Ok(c) => Event::default()
-                .event("change")
-                .json_data(c)
-                .unwrap_or_else(|_| Event::default().comment("unserialisable")),
-            // Missed changes: the page reloads everything.
-            Err(BroadcastStreamRecvError::Lagged(_)) => Event::default().event("lagged").data("{}"),
-        })
-    });
+    let changes = BroadcastStream::new(site.store.subscribe())
+        .take_while(|change| !matches!(change, Ok(c) if c.status == CLOSING))
+        .map(move |change| {
+            let _alive = &guard;
+            Ok::<_, Infallible>(match change {
+                Ok(c) => Event::default()
+                    .event("change")
+                    .json_data(c)
+                    .unwrap_or_else(|_| Event::default().comment("unserialisable")),
+                // Missed changes: the page reloads everything.
+                Err(BroadcastStreamRecvError::Lagged(_)) => {
+                    Event::default().event("lagged").data("{}")
+                }
+            })
+        });
     let hello = tokio_stream::once(Ok(Event::default().event("hello").data("{}")));
     let events: std::pin::Pin<Box<dyn Stream<Item = Result<Event, Infallible>> + Send>> =
         Box::pin(hello.chain(changes));

@@ -112,6 +112,9 @@ impl Record {
     }
 }
 
+/// The status of the change that ends the event streams.
+pub const CLOSING: &str = "closing";
+
 /// What a change announces: enough for the page to know what to fetch again.
 #[derive(Clone, Debug, Serialize)]
 pub struct Change {
@@ -262,6 +265,16 @@ impl Store {
         drop(inner);
         let _ = self.changes.send(change);
         Some(out)
+    }
+
+    /// Ends every open event stream (the server is shutting down).
+    pub fn close(&self) {
+        let _ = self.changes.send(Change {
+            id: 0,
+            version: 0,
+            plies: 0,
+            status: CLOSING,
+        });
     }
 
     fn live_id(&self, match_id: &str) -> Option<u64> {
