@@ -72,18 +72,24 @@ struct Chromium {
 struct TempDir(std::path::PathBuf);
 
 impl Drop for TempDir {
+    /// The browser's last processes may still write to it for a moment after it quits.
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(&self.0).is_ok() || !self.0.exists() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 }
 
+/// Profiles made by this process so far (each browser gets its own).
+static PROFILES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
 impl Chromium {
     async fn launch() -> Chromium {
-        let profile = std::env::temp_dir().join(format!(
-            "ggp-web-test-{}-{:?}",
-            std::process::id(),
-            Instant::now()
-        ));
+        let n = PROFILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let profile = std::env::temp_dir().join(format!("ggp-web-test-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&profile).unwrap();
         let config = BrowserConfig::builder()
             .chrome_executable(CHROMIUM)
