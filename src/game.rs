@@ -17,7 +17,7 @@
 //!   its own.
 //! - **Notation** is the game's own ([`Game::move_name`], [`Game::parse_move`]).
 
-use std::fmt::Debug;
+use std::fmt::{Debug, Display};
 
 /// The result of a finished game, seen from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,7 +44,9 @@ pub trait MoveBuffer<M>: Default {
 /// The least [`Game::move_priority`] of a capture or a win.
 pub const TACTICAL_PRIORITY: i32 = 100;
 
-pub trait Game: Clone + Debug + Send + Sync + 'static {
+/// `Display` writes the position as the game's own text diagram (the board, then a line
+/// saying who is to move): what logs and the web page show.
+pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     type Move: Copy + Eq + Default + Debug + Send + Sync + 'static;
     type MoveList: MoveBuffer<Self::Move>;
 

@@ -22,4 +22,5 @@ pub mod selfplay;
 pub mod sexpr;
 #[cfg(test)]
 mod testing;
+pub mod web;
 pub mod workdir;

@@ -969,8 +969,8 @@ fn malformed_requests_get_clear_errors_and_the_server_keeps_serving() {
     assert_eq!(reply.status, 400, "{reply:?}");
     assert!(info(addr).contains("available"));
 
-    // Not a POST.
-    let reply = send_raw(addr, b"GET / HTTP/1.0\n\n");
+    // Not a POST (GET / is the web page).
+    let reply = send_raw(addr, b"PUT / HTTP/1.0\n\n");
     assert_eq!(reply.status, 405, "{reply:?}");
     assert!(reply.error().contains("POST"));
     assert!(info(addr).contains("available"));

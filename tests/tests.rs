@@ -17,3 +17,4 @@ mod scrambled;
 mod search;
 mod server;
 mod tournament;
+mod web;

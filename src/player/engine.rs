@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use tracing::{error, warn};
 
+use super::observe::{SearchFigures, Snapshot};
 use super::session::{
     JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
 };
@@ -45,6 +46,10 @@ pub struct EngineSession<G: Game> {
     searches: bool,
     /// Hashes of the positions played (games whose positions repeat).
     earlier: Vec<u64>,
+    /// The game's registered name.
+    game: &'static str,
+    /// Where a move search leaves its figures for [`MatchSession::take_figures`].
+    figures: Arc<Mutex<Option<SearchFigures>>>,
 }
 
 impl<G: Game> EngineSession<G> {
@@ -76,6 +81,8 @@ impl<G: Game> EngineSession<G> {
             agent: Arc::new(Mutex::new(Agent::new::<S>(agent))),
             searches: agent.kind == AgentKind::Alphabeta,
             earlier: Vec::new(),
+            game: S::NAME,
+            figures: Arc::default(),
         })
     }
 
@@ -161,8 +168,9 @@ impl<G: Game> EngineSession<G> {
     }
 
     /// Our move, searched within `limits`: the agent's if it is legal, else (with an error
-    /// logged) the quick move.
-    fn search(&self) -> impl FnOnce(&Limits) -> String + Send + 'static {
+    /// logged) the quick move. A move search (`record`) leaves its figures in `figures`.
+    fn search(&self, record: bool) -> impl FnOnce(&Limits) -> String + Send + 'static {
+        let figures = record.then(|| self.figures.clone());
         let position = self.position.clone();
         let agent = self.agent.clone();
         let rules = self.rules.clone();
@@ -173,6 +181,12 @@ impl<G: Game> EngineSession<G> {
                 let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
                 agent.choose(&position, limits, &earlier)
             };
+            if let (Some(slot), Some(result)) =
+                (&figures, choice.as_ref().and_then(|c| c.search.as_ref()))
+            {
+                *slot.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(SearchFigures::of(&position, result));
+            }
             let mut legal = G::MoveList::default();
             position.generate_moves(&mut legal);
             let mv = match choice {
@@ -226,7 +240,7 @@ impl<G: Game> MatchSession for EngineSession<G> {
             Turn::Ours => Reply::Search {
                 fallback: quick_move(&self.position)
                     .map_or_else(|| noop.clone(), |m| self.reply_text(m)),
-                search: Box::new(self.search()),
+                search: Box::new(self.search(true)),
             },
             Turn::Theirs => Reply::Wait(noop),
             Turn::Over => {
@@ -249,7 +263,7 @@ impl<G: Game> MatchSession for EngineSession<G> {
         if !self.searches || self.info.state != MatchState::Active || self.is_over() {
             return None;
         }
-        let search = self.search();
+        let search = self.search(false);
         Some(Box::new(move |limits| drop(search(limits))))
     }
 
@@ -268,5 +282,24 @@ impl<G: Game> MatchSession for EngineSession<G> {
 
     fn our_role_index(&self) -> usize {
         self.rules.seats()[self.seat]
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            game: self.game,
+            roles: self.rules.roles().to_vec(),
+            us: self.our_role_index(),
+            board: self.position.to_string(),
+            plies: self.info.plies,
+            goals: MatchSession::goals(self),
+            broken: self.broken(),
+        }
+    }
+
+    fn take_figures(&mut self) -> Option<SearchFigures> {
+        self.figures
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 }

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use rand::seq::IndexedRandom;
 use tracing::warn;
 
+use super::observe::Snapshot;
 use super::session::{
     JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
 };
@@ -208,6 +209,26 @@ impl MatchSession for GeneralSession {
     fn goals(&self) -> Option<Vec<Option<u32>>> {
         (self.info.state == MatchState::Active && self.analysis.terminal)
             .then(|| self.analysis.goals.clone())
+    }
+
+    /// The board is the state's facts, one per line.
+    fn snapshot(&self) -> Snapshot {
+        let mut facts: Vec<String> = self
+            .position
+            .fluents()
+            .iter()
+            .map(|f| self.gdl.display(f))
+            .collect();
+        facts.sort();
+        Snapshot {
+            game: "gdl",
+            roles: self.gdl.role_names(),
+            us: self.us,
+            board: facts.join("\n"),
+            plies: self.info.plies,
+            goals: self.goals(),
+            broken: self.broken(),
+        }
     }
 }
 

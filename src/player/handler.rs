@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use tracing::{error, info, warn};
 
+use super::observe::Observer;
 use super::protocol::Request;
 use super::service::SearchService;
 use super::session::{MatchSession, MatchState, Ponder, Reply, StartError};
@@ -90,6 +91,8 @@ pub struct Player {
     config: PlayerConfig,
     matches: Mutex<HashMap<String, Entry>>,
     search: SearchService,
+    /// Told about every match (the web page), if anyone watches.
+    observer: Option<Arc<dyn Observer>>,
 }
 
 impl Player {
@@ -100,7 +103,14 @@ impl Player {
             config,
             matches: Mutex::new(HashMap::new()),
             search,
+            observer: None,
         })
+    }
+
+    /// The same player, reporting its matches to `observer`.
+    pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> Player {
+        self.observer = Some(observer);
+        self
     }
 
     pub fn config(&self) -> &PlayerConfig {
@@ -134,11 +144,14 @@ impl Player {
                     .await
             }
             Request::Play { match_id, moves } => self.play(&match_id, moves, received).await,
-            Request::Stop { match_id, moves } => self.stop(&match_id, moves).await,
+            Request::Stop { match_id, moves } => self.stop(&match_id, moves, received).await,
             Request::Abort { match_id } => {
                 self.matches()
                     .remove(&match_id)
                     .ok_or_else(|| PlayerError::UnknownMatch(match_id.clone()))?;
+                if let Some(observer) = &self.observer {
+                    observer.finished(&match_id, true);
+                }
                 info!(match_id, "match aborted");
                 Ok("done".to_owned())
             }
@@ -185,6 +198,9 @@ impl Player {
         drop(freed);
         for (match_id, quiet) in &idle {
             self.search.stop_pondering(match_id);
+            if let Some(observer) = &self.observer {
+                observer.finished(match_id, true);
+            }
             warn!(
                 match_id,
                 quiet_s = quiet.as_secs(),
@@ -251,6 +267,15 @@ impl Player {
                 budget.as_millis()
             );
         }
+        if let Some(observer) = &self.observer {
+            observer.started(
+                &match_id,
+                session.snapshot(),
+                start_clock,
+                play_clock,
+                session.model(),
+            );
+        }
         let entry = Entry {
             session: Arc::new(Mutex::new(session)),
             last_seen: received,
@@ -304,6 +329,7 @@ impl Player {
         let ponders = self.config.ponder;
         let stepped = {
             let match_id = match_id.to_owned();
+            let (session, observer) = (Arc::clone(&session), self.observer.clone());
             tokio::task::spawn_blocking(move || {
                 let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
                 if moves.is_none() && s.info().plies > 0 {
@@ -322,6 +348,7 @@ impl Player {
                         s.noop()
                     );
                 }
+                report_move(observer.as_ref(), s.as_ref(), moves.as_deref(), received);
                 let reply = s.reply();
                 let ponder = match reply {
                     Reply::Wait(_) if ponders => s.ponder(),
@@ -354,6 +381,15 @@ impl Player {
                 .map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
+        if let Some(observer) = &self.observer {
+            let figures = session
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take_figures();
+            if let Some(figures) = figures {
+                observer.searched(match_id, figures);
+            }
+        }
         Ok(match searched {
             Ok(text) => text,
             Err(why) => {
@@ -366,7 +402,12 @@ impl Player {
         })
     }
 
-    async fn stop(&self, match_id: &str, moves: Option<Vec<Sexpr>>) -> Result<String, PlayerError> {
+    async fn stop(
+        &self,
+        match_id: &str,
+        moves: Option<Vec<Sexpr>>,
+        received: Instant,
+    ) -> Result<String, PlayerError> {
         let entry = self
             .matches()
             .remove(match_id)
@@ -375,9 +416,14 @@ impl Player {
         let crashed = PlayerError::Crashed {
             match_id: match_id.clone(),
         };
+        let observer = self.observer.clone();
         tokio::task::spawn_blocking(move || {
             let mut s = entry.session.lock().unwrap_or_else(|e| e.into_inner());
-            log_result(&match_id, s.as_mut(), moves);
+            log_result(&match_id, s.as_mut(), moves.as_deref());
+            if let Some(observer) = &observer {
+                report_move(Some(observer), s.as_ref(), moves.as_deref(), received);
+                observer.finished(&match_id, false);
+            }
         })
         .await
         .map_err(|_| crashed)?;
@@ -385,9 +431,27 @@ impl Player {
     }
 }
 
+/// Tells `observer`, if there is one, that a message brought `moves` to `session`.
+fn report_move(
+    observer: Option<&Arc<dyn Observer>>,
+    session: &dyn MatchSession,
+    moves: Option<&[Sexpr]>,
+    received: Instant,
+) {
+    if let Some(observer) = observer {
+        let joint = moves.map(|m| m.iter().map(|t| t.to_string()).collect());
+        observer.moved(
+            &session.info().match_id,
+            joint,
+            session.snapshot(),
+            received,
+        );
+    }
+}
+
 /// Applies a STOP's final joint move and logs the result.
-fn log_result(match_id: &str, s: &mut dyn MatchSession, moves: Option<Vec<Sexpr>>) {
-    if let Err(e) = s.apply(moves.as_deref()) {
+fn log_result(match_id: &str, s: &mut dyn MatchSession, moves: Option<&[Sexpr]>) {
+    if let Err(e) = s.apply(moves) {
         error!(match_id, error = %e, "the final joint move does not fit our model of the match");
     }
     match (&s.info().state, s.goals()) {

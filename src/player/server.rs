@@ -31,6 +31,7 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -44,6 +45,7 @@ use tracing::{debug, info, warn};
 use super::handler::{DEFAULT_MAX_MATCHES, Player, PlayerConfig, PlayerError};
 use super::protocol::Request;
 use crate::agent::AgentConfig;
+use crate::web::{self, Site};
 
 /// The course kiosk's default port for a remote player.
 pub const DEFAULT_PORT: u16 = 4001;
@@ -195,7 +197,10 @@ pub async fn serve(
     if !is_valid_name(&config.name) {
         return Err(ServeError::BadName(config.name));
     }
-    let player = Player::new(config.player_config()).map_err(ServeError::Threads)?;
+    let site = Site::new().map_err(ServeError::Threads)?;
+    let player = Player::new(config.player_config())
+        .map_err(ServeError::Threads)?
+        .with_observer(site.store.clone());
     let addr = listener
         .local_addr()
         .map_or_else(|_| "?".to_owned(), |a| a.to_string());
@@ -207,11 +212,11 @@ pub async fn serve(
         hash_mb_total = config.agent.hash_mb,
         hash_mb_per_match = player.config().agent.hash_mb,
         name = config.name,
-        "GGP player listening on http://{addr}/"
+        "GGP player listening on http://{addr}/ (open it in a browser to watch and play)"
     );
     let player = Arc::new(player);
     let sweeper = tokio::spawn(free_idle_matches(Arc::clone(&player)));
-    let app = app(player);
+    let app = app_with_page(player, Arc::clone(&site));
     let (stopping, stop) = watch::channel(false);
     let mut connections = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -239,6 +244,8 @@ pub async fn serve(
         open = connections.len(),
         "shutting down: finishing the replies in progress"
     );
+    // The page's event streams never end on their own.
+    site.store.close();
     let _ = stopping.send(true);
     while connections.join_next().await.is_some() {}
     info!("stopped");
@@ -305,11 +312,24 @@ async fn linger(mut stream: TcpStream) {
 /// The router: every request goes to the GGP handler (any path; POST only), with a body
 /// limit of [`MAX_BODY_BYTES`], and every response closes the connection.
 pub fn app(player: Arc<Player>) -> Router {
-    Router::new()
+    limits(Router::new().fallback(ggp).with_state(player))
+}
+
+/// [`app`] with the web page: `GET /` is the page, its files and API are beside it, and
+/// every other request (`POST /` above all) is GGP's.
+pub fn app_with_page(player: Arc<Player>, site: Arc<Site>) -> Router {
+    let ggp = Router::new()
+        .route("/", get(web::page).fallback(ggp))
         .fallback(ggp)
+        .with_state(player);
+    limits(web::router(site).merge(ggp))
+}
+
+/// The body limit, and `Connection: close` on every response.
+fn limits(router: Router) -> Router {
+    router
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         .layer(axum::middleware::map_response(finish))
-        .with_state(player)
 }
 
 /// Added to every response: `Connection: close`; a clear message for the body limit.

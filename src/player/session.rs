@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use super::observe::{SearchFigures, Snapshot};
 use crate::gdl::GdlError;
 use crate::search::Limits;
 use crate::sexpr::Sexpr;
@@ -117,6 +118,20 @@ pub trait MatchSession: Send {
     fn noop(&self) -> String;
     /// Every role's goal once the game is over in our model, in the rules' role order.
     fn goals(&self) -> Option<Vec<Option<u32>>>;
+    /// The match as it stands, for an observer.
+    fn snapshot(&self) -> Snapshot;
+    /// The figures of our last move search, once (none if it left none).
+    fn take_figures(&mut self) -> Option<SearchFigures> {
+        None
+    }
+
+    /// Why the match no longer follows the game, if it does not.
+    fn broken(&self) -> Option<String> {
+        match &self.info().state {
+            MatchState::Active => None,
+            MatchState::Broken(why) => Some(why.clone()),
+        }
+    }
 
     /// Applies the previous joint move of a PLAY or STOP (`None` for NIL: nothing to do).
     /// On an error the session becomes [`MatchState::Broken`] and stays so, ignoring

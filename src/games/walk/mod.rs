@@ -234,6 +234,20 @@ impl Walk {
 
 pub type MoveList = ArrayMoves<Move, MAX_EDGES>;
 
+impl fmt::Display for Walk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = match self.side {
+            Side::White => "white",
+            Side::Black => "black",
+        };
+        write!(
+            f,
+            "token on node {}\n{side} to move (ply {})",
+            self.node, self.ply
+        )
+    }
+}
+
 impl Game for Walk {
     type Move = Move;
     type MoveList = MoveList;

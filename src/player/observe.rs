@@ -1,0 +1,97 @@
+//! What the player tells an observer about its matches (the web page watches them):
+//! each match as it starts, each message that brings a move, our search's figures, and
+//! the end. The player only reports; keeping and showing the matches is the observer's
+//! job, so a slow or absent observer changes nothing in how a match is played.
+
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Outcome};
+use crate::search::SearchResult;
+
+/// A match as it stands.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The game's registered name, or `gdl` for rules played by the reasoner.
+    pub game: &'static str,
+    /// The roles as the rules spell them, in the rules' order.
+    pub roles: Vec<String>,
+    /// Our role's index among `roles`.
+    pub us: usize,
+    /// The position as text: a game's own diagram, or the state's facts one per line.
+    pub board: String,
+    pub plies: u32,
+    /// Every role's goal once the game is over in our model.
+    pub goals: Option<Vec<Option<u32>>>,
+    /// Why the match no longer follows the game, if it does not.
+    pub broken: Option<String>,
+}
+
+/// Our search for one move, as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchFigures {
+    pub depth: u32,
+    /// From our view, in the evaluation's units (a won or lost score is large).
+    pub score: i32,
+    /// `win`, `loss` or `draw` when the search proved the position.
+    pub proven: Option<&'static str>,
+    pub nodes: u64,
+    pub nodes_per_second: u64,
+    /// The principal variation in the game's notation, our move first.
+    pub pv: Vec<String>,
+    pub time: Duration,
+}
+
+impl SearchFigures {
+    /// The figures of `result`, a search of `position` by its side to move.
+    pub fn of<G: Game>(position: &G, result: &SearchResult<G::Move>) -> SearchFigures {
+        let mut line = position.clone();
+        let pv = result
+            .pv
+            .iter()
+            .map(|&m| {
+                let name = line.move_name(m);
+                line.make(m);
+                name
+            })
+            .collect();
+        SearchFigures {
+            depth: result.depth,
+            score: result.score,
+            proven: result.proven.map(|o| match o {
+                Outcome::Win => "win",
+                Outcome::Loss => "loss",
+                Outcome::Draw => "draw",
+            }),
+            nodes: result.nodes,
+            nodes_per_second: result.nodes_per_second(),
+            pv,
+            time: result.time,
+        }
+    }
+}
+
+/// Receives the player's reports; called on the HTTP runtime, so it must not block.
+pub trait Observer: Send + Sync {
+    /// A match has started (a START was accepted).
+    fn started(
+        &self,
+        match_id: &str,
+        snapshot: Snapshot,
+        start_clock: Duration,
+        play_clock: Duration,
+        model: &'static str,
+    );
+    /// A PLAY or STOP arrived at `received` with `joint` (each role's move as sent; `None`
+    /// for NIL) and the match now stands at `snapshot`.
+    fn moved(
+        &self,
+        match_id: &str,
+        joint: Option<Vec<String>>,
+        snapshot: Snapshot,
+        received: Instant,
+    );
+    /// Our search chose the move we are about to send.
+    fn searched(&self, match_id: &str, figures: SearchFigures);
+    /// The match is over for the player: STOP (`aborted` false) or ABORT.
+    fn finished(&self, match_id: &str, aborted: bool);
+}

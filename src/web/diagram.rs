@@ -1,0 +1,146 @@
+//! A position's text (a game's own diagram, or a GDL state's facts) read as a grid the
+//! page can draw: the longest run of lines with the same number of cells (single
+//! characters, or words when the line has spaces) is the board; the other lines are
+//! notes (who is to move). Works for any game whose diagram is a grid of cells, without
+//! naming one.
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagram {
+    /// The board's cells, top line first; empty when the text has no grid.
+    pub rows: Vec<Vec<String>>,
+    /// Every line that is not part of the grid.
+    pub notes: Vec<String>,
+}
+
+/// A grid cell: row from the top, column from the left.
+pub type Cell = [usize; 2];
+
+/// Whether the line's cells are words (it has spaces) rather than characters.
+fn spaced(line: &str) -> bool {
+    line.trim().contains(char::is_whitespace)
+}
+
+/// A line's cells: its words, or the pieces between separators (`1:0:2:`), or its
+/// characters.
+fn cells(line: &str) -> Vec<String> {
+    let line = line.trim();
+    if spaced(line) {
+        line.split_whitespace().map(str::to_owned).collect()
+    } else if let Some(sep) = [':', '|', ','].into_iter().find(|&c| line.contains(c)) {
+        line.split(sep)
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned)
+            .collect()
+    } else {
+        line.chars().map(String::from).collect()
+    }
+}
+
+impl Diagram {
+    pub fn parse(text: &str) -> Diagram {
+        let lines: Vec<&str> = text.lines().collect();
+        let widths: Vec<(usize, bool)> =
+            lines.iter().map(|l| (cells(l).len(), spaced(l))).collect();
+        // The longest run of at least two lines of equal width (two cells or more), all
+        // of characters or all of words.
+        let mut best = (0, 0);
+        let mut start = 0;
+        for i in 1..=lines.len() {
+            if i == lines.len() || widths[i] != widths[start] {
+                if widths[start].0 >= 2 && i - start >= 2 && i - start > best.1 - best.0 {
+                    best = (start, i);
+                }
+                start = i;
+            }
+        }
+        let rows = lines[best.0..best.1].iter().map(|l| cells(l)).collect();
+        let notes = lines
+            .iter()
+            .enumerate()
+            .filter(|&(i, l)| !(best.0..best.1).contains(&i) && !l.trim().is_empty())
+            .map(|(_, l)| l.trim().to_owned())
+            .collect();
+        Diagram { rows, notes }
+    }
+
+    /// `WIDTHxHEIGHT` of the grid, or empty without one.
+    pub fn size(&self) -> String {
+        match self.rows.first() {
+            Some(row) => format!("{}x{}", row.len(), self.rows.len()),
+            None => String::new(),
+        }
+    }
+
+    /// The cell a piece left and the cell it reached between `self` and `after`: exactly
+    /// two cells changed, and one now holds what the other held. `None` for any other
+    /// change (a drop, a pass, captures elsewhere): such moves are chosen by name.
+    pub fn step_to(&self, after: &Diagram) -> Option<(Cell, Cell)> {
+        if self.rows.len() != after.rows.len() {
+            return None;
+        }
+        let mut changed = Vec::new();
+        for (r, (a, b)) in self.rows.iter().zip(&after.rows).enumerate() {
+            if a.len() != b.len() {
+                return None;
+            }
+            for (c, (x, y)) in a.iter().zip(b).enumerate() {
+                if x != y {
+                    changed.push([r, c]);
+                }
+            }
+        }
+        let at = |d: &Diagram, [r, c]: Cell| d.rows[r][c].clone();
+        match changed[..] {
+            [p, q] if at(after, q) == at(self, p) => Some((p, q)),
+            [p, q] if at(after, p) == at(self, q) => Some((q, p)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_breakthrough_diagram_is_a_grid_and_a_note() {
+        let d = Diagram::parse("BBB\n...\n.W.\nWW.\nwhite to move");
+        assert_eq!(
+            d.rows.len(),
+            4,
+            "the note is not a row, though it has three words"
+        );
+        assert_eq!(d.size(), "3x4");
+        assert_eq!(d.rows[2], [".", "W", "."]);
+        assert_eq!(d.notes, ["white to move"]);
+    }
+
+    #[test]
+    fn spaced_cells_are_words_and_facts_are_notes() {
+        let d = Diagram::parse("    b - b\n    - w -\nNext move: white (ply 3)");
+        assert_eq!(d.rows, [["b", "-", "b"], ["-", "w", "-"]]);
+        assert_eq!(d.notes, ["Next move: white (ply 3)"]);
+        let facts = Diagram::parse("(cell 1 1 b)\n(control white)");
+        assert!(facts.rows.is_empty());
+        assert_eq!(facts.notes.len(), 2);
+        assert_eq!(facts.size(), "");
+    }
+
+    #[test]
+    fn separated_cells_are_split() {
+        let d = Diagram::parse("1:0:2:\n0:0:0:\nblack to move (ply 0)");
+        assert_eq!(d.rows, [["1", "0", "2"], ["0", "0", "0"]]);
+        assert_eq!(d.size(), "3x2");
+    }
+
+    #[test]
+    fn a_step_is_found_and_a_drop_is_not() {
+        let before = Diagram::parse("B.\n.W\nW.\n..");
+        let capture = Diagram::parse("W.\n..\nW.\n..");
+        assert_eq!(before.step_to(&capture), Some(([1, 1], [0, 0])));
+        let drop = Diagram::parse("B.\n.W\nWW\n..");
+        assert_eq!(before.step_to(&drop), None);
+    }
+}

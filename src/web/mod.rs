@@ -1,0 +1,82 @@
+//! The web page served by `serve` on the GGP port: watch every match the player is in,
+//! live, and play the engine.
+//!
+//! - [`store`]: the matches and page games the page shows; it is the player's observer.
+//! - [`diagram`]: a position's text read as a grid.
+//! - [`page_games`]: games against the engine started from the page, searched at the
+//!   least priority.
+//! - [`api`]: the JSON API; [`events`]: live updates (server-sent events).
+//! - [`assets`]: the page's files, built in, and its security headers.
+//!
+//! `GET /` (the page itself) is routed by the player's server, since `POST /` is GGP's;
+//! [`router`] has everything else.
+
+pub mod api;
+pub mod assets;
+pub mod diagram;
+pub mod events;
+pub mod page_games;
+pub mod store;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+
+use axum::Router;
+use axum::routing::{any, get, post};
+
+use page_games::PageGames;
+use store::Store;
+
+/// What the page's routes share.
+pub struct Site {
+    pub store: Arc<Store>,
+    pub page_games: Arc<PageGames>,
+    /// Event streams open now.
+    streams: Arc<AtomicUsize>,
+}
+
+impl Site {
+    /// An empty site; starts the page games' search thread.
+    pub fn new() -> std::io::Result<Arc<Site>> {
+        let store = Arc::new(Store::default());
+        let page_games = PageGames::new(Arc::clone(&store))?;
+        Ok(Arc::new(Site {
+            store,
+            page_games,
+            streams: Arc::default(),
+        }))
+    }
+}
+
+/// `GET /`: the page, with its security headers.
+pub async fn page() -> axum::response::Response {
+    assets::secure(assets::index().await).await
+}
+
+/// The page's files and API (everything but `GET /`).
+pub fn router(site: Arc<Site>) -> Router {
+    Router::new()
+        .route("/app.js", get(assets::script))
+        .route("/style.css", get(assets::style))
+        .route("/favicon.svg", get(assets::icon))
+        .route("/api/matches", get(api::list))
+        .route("/api/matches/{id}", get(api::detail))
+        .route(
+            "/api/games",
+            get(api::game_offers)
+                .post(api::create)
+                .fallback(api::wrong_method),
+        )
+        .route(
+            "/api/games/{id}/moves",
+            post(api::play).fallback(api::wrong_method),
+        )
+        .route(
+            "/api/games/{id}/resign",
+            post(api::resign).fallback(api::wrong_method),
+        )
+        .route("/api/events", get(events::stream))
+        .route("/api/{*rest}", any(api::not_found))
+        .layer(axum::middleware::map_response(assets::secure))
+        .with_state(site)
+}

@@ -1,0 +1,699 @@
+//! The web page in a real browser: Debian's `chromium`, headless, driven over the
+//! DevTools protocol (chromiumoxide). Without `/usr/bin/chromium` each test says it
+//! skipped and passes (CI installs it). One browser at a time, a fresh profile each.
+//!
+//! `cargo test --test tests web::screenshots -- --ignored` writes the README's
+//! screenshots (`docs/page-live-match.png`, `docs/page-finished-game.png`).
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::cdp::browser_protocol::log::{
+    EnableParams as LogEnable, EventEntryAdded, LogEntryLevel,
+};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    ConsoleApiCalledType, EventConsoleApiCalled, EventExceptionThrown,
+};
+use chromiumoxide::page::{Page, ScreenshotParams};
+use futures::StreamExt;
+use ggp_player::games::breakthrough::Board;
+use ggp_player::games::breakthrough::spec::Breakthrough;
+use ggp_player::player::server::{self, ServeConfig};
+use ggp_player::referee::dialect::Dialect;
+use ggp_player::referee::ggp_match::{GgpGame, MatchSpec};
+use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
+use ggp_player::referee::record::MatchRecord;
+use ggp_player::sexpr::Sexpr;
+use serde_json::Value;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// One browser at a time: the machine's cores are few.
+static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Whether the browser is there; says the test skipped when it is not.
+fn have_chromium(test: &str) -> bool {
+    let found = Path::new(CHROMIUM).exists();
+    if !found {
+        println!("skipped {test}: chromium not found at {CHROMIUM} (apt-get install chromium)");
+    }
+    found
+}
+
+/// The player with its page, on a free port of this process's runtime; its address.
+async fn start_player(margin_ms: u64) -> (String, tokio::sync::oneshot::Sender<()>) {
+    let config = ServeConfig {
+        margin: Duration::from_millis(margin_ms),
+        threads: 1,
+        ponder: false,
+        ..ServeConfig::default()
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let shutdown = async {
+            let _ = stopped.await;
+        };
+        server::serve(config, listener, shutdown).await.unwrap();
+    });
+    (addr, stop)
+}
+
+/// A headless chromium with a fresh profile, and what its page reports as errors.
+struct Chromium {
+    browser: Browser,
+    _profile: TempDir,
+}
+
+/// A directory removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    /// The browser's last processes may still write to it for a moment after it quits.
+    fn drop(&mut self) {
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(&self.0).is_ok() || !self.0.exists() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// Profiles made by this process so far (each browser gets its own).
+static PROFILES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+impl Chromium {
+    async fn launch() -> Chromium {
+        let n = PROFILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let profile = std::env::temp_dir().join(format!("ggp-web-test-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&profile).unwrap();
+        let config = BrowserConfig::builder()
+            .chrome_executable(CHROMIUM)
+            .no_sandbox()
+            .user_data_dir(&profile)
+            .window_size(1280, 1000)
+            .viewport(None)
+            .args([
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ])
+            .build()
+            .unwrap();
+        let (browser, mut handler) = Browser::launch(config).await.expect("chromium starts");
+        tokio::spawn(async move { while handler.next().await.is_some() {} });
+        Chromium {
+            browser,
+            _profile: TempDir(profile),
+        }
+    }
+
+    /// Opens `url` with listeners for console errors, exceptions and failed loads; the
+    /// page, and the errors seen so far (grows as the page runs).
+    async fn open(&self, url: &str) -> (Page, std::sync::Arc<Mutex<Vec<String>>>) {
+        let page = self.browser.new_page("about:blank").await.unwrap();
+        // A tab in the background gets its timers slowed and is not drawn.
+        page.bring_to_front().await.unwrap();
+        let errors = std::sync::Arc::new(Mutex::new(Vec::new()));
+        page.execute(LogEnable::default()).await.unwrap();
+        let mut console = page
+            .event_listener::<EventConsoleApiCalled>()
+            .await
+            .unwrap();
+        let mut thrown = page.event_listener::<EventExceptionThrown>().await.unwrap();
+        let mut logged = page.event_listener::<EventEntryAdded>().await.unwrap();
+        let sink = errors.clone();
+        tokio::spawn(async move {
+            loop {
+                let line = tokio::select! {
+                    Some(e) = console.next() => (e.r#type == ConsoleApiCalledType::Error)
+                        .then(|| format!("console.error: {:?}", e.args.iter().map(|a| a.value.clone()).collect::<Vec<_>>())),
+                    Some(e) = thrown.next() => Some(format!("exception: {:?}", e.exception_details)),
+                    Some(e) = logged.next() => (e.entry.level == LogEntryLevel::Error)
+                        .then(|| format!("log: {} {:?}", e.entry.text, e.entry.url)),
+                    else => break,
+                };
+                if let Some(line) = line {
+                    sink.lock().unwrap().push(line);
+                }
+            }
+        });
+        page.goto(url).await.unwrap();
+        (page, errors)
+    }
+
+    async fn close(mut self) {
+        let _ = self.browser.close().await;
+        let _ = self.browser.wait().await;
+    }
+}
+
+async fn eval(page: &Page, js: &str) -> Value {
+    page.evaluate(js)
+        .await
+        .unwrap_or_else(|e| panic!("{js}: {e}"))
+        .into_value()
+        .unwrap_or(Value::Null)
+}
+
+/// Waits until `js` is true in the page, or fails with `what`.
+async fn wait_for(page: &Page, js: &str, what: &str, within: Duration) {
+    let until = Instant::now() + within;
+    while Instant::now() < until {
+        if eval(page, js).await == Value::Bool(true) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    panic!("timed out waiting for {what} ({js})");
+}
+
+/// The board the page shows: (plies, rows joined by newlines, status, view).
+async fn shown(page: &Page) -> (u32, String, String, String) {
+    let v = eval(
+        page,
+        "(() => { const b = document.getElementById('board'); \
+         return [Number(b.dataset.plies || -1), b.dataset.board || '', b.dataset.status || '', b.dataset.view || '']; })()",
+    )
+    .await;
+    (
+        v[0].as_i64().unwrap_or(-1) as u32,
+        v[1].as_str().unwrap_or("").to_owned(),
+        v[2].as_str().unwrap_or("").to_owned(),
+        v[3].as_str().unwrap_or("").to_owned(),
+    )
+}
+
+/// A Breakthrough board's rows as the page's `data-board` has them.
+fn rows_of(board: &Board) -> String {
+    let text = board.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[..lines.len() - 1].join("\n")
+}
+
+/// The boards after each ply of `record` (index = plies).
+fn boards_of(record: &MatchRecord, size: &str) -> Vec<String> {
+    let mut board = Board::new(size.parse().unwrap());
+    let mut out = vec![rows_of(&board)];
+    for text in &record.moves {
+        let term = Sexpr::parse(text).unwrap();
+        let n: Vec<u32> = term.as_list().unwrap()[1..]
+            .iter()
+            .map(|a| a.as_atom().unwrap().parse().unwrap())
+            .collect();
+        let m = board.find_move(n[0], n[1], n[2], n[3]).unwrap();
+        board.make(m);
+        out.push(rows_of(&board));
+    }
+    out
+}
+
+fn errors_of(errors: &Mutex<Vec<String>>) -> Vec<String> {
+    errors.lock().unwrap().clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_loads_without_console_errors() {
+    if !have_chromium("web::the_page_loads_without_console_errors") {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let (addr, _stop) = start_player(100).await;
+    let chromium = Chromium::launch().await;
+    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    wait_for(
+        &page,
+        "document.getElementById('conn').textContent === 'live' && document.getElementById('game').options.length > 0",
+        "the live connection and the game list",
+        Duration::from_secs(10),
+    )
+    .await;
+    let title = eval(&page, "document.title").await;
+    assert_eq!(title, "ggp-player");
+    // The form offers Breakthrough with its sides.
+    let sides = eval(
+        &page,
+        "[...document.getElementById('side').options].map(o => o.value)",
+    )
+    .await;
+    assert_eq!(sides, serde_json::json!(["white", "black"]));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    chromium.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_api_request_gets_a_clear_4xx() {
+    if !have_chromium("web::a_bad_api_request_gets_a_clear_4xx") {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let (addr, _stop) = start_player(100).await;
+    let chromium = Chromium::launch().await;
+    let (page, _) = chromium.open(&format!("http://{addr}/")).await;
+    wait_for(
+        &page,
+        "document.getElementById('conn').textContent === 'live'",
+        "the page",
+        Duration::from_secs(10),
+    )
+    .await;
+    // Sent by the page's own scripts, as the page would.
+    let answers = eval(
+        &page,
+        r#"(async () => {
+            const ask = async (path, options) => {
+                const r = await fetch(path, options);
+                return [r.status, (await r.json()).error];
+            };
+            const json = (body) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+            return [
+                await ask('/api/games', json('{"game":"breakthrough","side":"white","think_ms":5}')),
+                await ask('/api/games', json('{"game":"chess","side":"white","think_ms":500}')),
+                await ask('/api/games', json('{"game":"breakthrough","size":"11x3","side":"white","think_ms":500}')),
+                await ask('/api/games', json('{"game":"breakthrough","side":"red","think_ms":500}')),
+                await ask('/api/games', json('not json')),
+                await ask('/api/games', { method: 'POST', body: '{}' }),
+                await ask('/api/matches/abc'),
+                await ask('/api/matches/99'),
+                await ask('/api/games/99/moves', json('{"move":"(move 1 1 1 2)"}')),
+                await ask('/api/nothing'),
+            ];
+        })()"#,
+    )
+    .await;
+    let expected: [(u64, &str); 10] = [
+        (422, "think time 5 ms is out of range"),
+        (422, "no game is called \"chess\""),
+        (422, "11x3"),
+        (422, "side 'red' is not one of breakthrough's sides"),
+        (400, "bad JSON body"),
+        (415, "Content-Type: application/json"),
+        (400, "'abc' is not a match number"),
+        (404, "no match 99"),
+        (404, "no game 99"),
+        (404, "no such API path"),
+    ];
+    for (i, (status, words)) in expected.iter().enumerate() {
+        let answer = &answers[i];
+        assert_eq!(answer[0].as_u64(), Some(*status), "request {i}: {answer}");
+        let message = answer[1].as_str().unwrap_or("");
+        assert!(
+            message.contains(words),
+            "request {i}: {message:?} lacks {words:?}"
+        );
+    }
+    // Another site's page cannot drive it.
+    let foreign = reqwest_free_post(&addr, "http://elsewhere.example").await;
+    assert!(foreign.starts_with("HTTP/1.1 403"), "{foreign}");
+    assert!(foreign.contains("refused"), "{foreign}");
+    chromium.close().await;
+}
+
+/// A POST to start a game with another site's `Origin`, as a browser on that site would
+/// send it; the raw reply.
+async fn reqwest_free_post(addr: &str, origin: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = r#"{"game":"breakthrough","side":"white","think_ms":500}"#;
+    let request = format!(
+        "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nOrigin: {origin}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).await.unwrap();
+    reply
+}
+
+/// A referee's match against the player, watched on the page from before the START:
+/// every board the page shows is the match's board at the ply it says, the page follows
+/// the match live, and after the end the move list shows every move's position.
+async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
+    let (addr, _stop) = start_player(800).await;
+    let opponent = RunningPlayer::start(&PlayerSpec::Command(format!(
+        "{} serve --agent alphabeta --margin-ms 800 --no-ponder --threads 1",
+        env!("CARGO_BIN_EXE_ggp-player")
+    )))
+    .await
+    .unwrap();
+    let chromium = Chromium::launch().await;
+    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    wait_for(
+        &page,
+        "document.getElementById('conn').textContent === 'live'",
+        "the page",
+        Duration::from_secs(10),
+    )
+    .await;
+
+    let game = GgpGame::of::<Breakthrough>(size, None).unwrap();
+    let spec = MatchSpec {
+        id: format!("web-{size}"),
+        addrs: [opponent.addr.clone(), addr.clone()],
+        names: ["opponent".into(), "ggp-player".into()],
+        start_clock: 2,
+        play_clock: 1,
+        dialect: Dialect::GgpBase,
+    };
+    let referee = tokio::spawn(async move { game.play(&spec).await });
+
+    // The match appears in the list: open it.
+    wait_for(
+        &page,
+        "document.querySelector('#matches tbody tr button') !== null",
+        "the match in the list",
+        Duration::from_secs(10),
+    )
+    .await;
+    page.find_element("#matches tbody tr button")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let mut seen: Vec<(u32, String)> = Vec::new();
+    let mut shot_taken = false;
+    while !referee.is_finished() {
+        let (plies, board, status, _) = shown(&page).await;
+        if status == "live" && seen.last().map(|s| &s.1) != Some(&board) {
+            seen.push((plies, board));
+        }
+        if let Some(path) = screenshot
+            && !shot_taken
+            && (10..1000).contains(&plies)
+        {
+            wait_for(
+                &page,
+                &format!(
+                    "Number((document.querySelector('#matches tbody tr .result').textContent.match(/ply (\\d+)/) || [0, -1])[1]) >= {plies}"
+                ),
+                "the list to show the ply",
+                Duration::from_secs(5),
+            )
+            .await;
+            save_screenshot(&page, path).await;
+            shot_taken = true;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let record = referee.await.unwrap();
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    let boards = boards_of(&record, size);
+    let plies = record.moves.len();
+    for (ply, board) in &seen {
+        assert_eq!(
+            board, &boards[*ply as usize],
+            "the page's board at ply {ply}"
+        );
+    }
+    // Moves the engine proves come faster than a page fetches: the page shows the
+    // position as it stands, not necessarily each one in between; the move list below
+    // has every one.
+    println!(
+        "the page showed {} of the {plies} plies while the match was live",
+        seen.len()
+    );
+    assert!(seen.len() >= 3, "the page follows the live match: {seen:?}");
+    // The end: the final board, the result, and every ply's position from the move list.
+    wait_for(
+        &page,
+        "document.getElementById('board').dataset.status === 'finished'",
+        "the end",
+        Duration::from_secs(10),
+    )
+    .await;
+    let (final_plies, final_board, _, _) = shown(&page).await;
+    assert_eq!(final_plies as usize, plies);
+    assert_eq!(final_board, boards[plies]);
+    wait_for(
+        &page,
+        "!document.querySelector('#matches tbody tr .result').textContent.startsWith('live')",
+        "the result in the list",
+        Duration::from_secs(10),
+    )
+    .await;
+    let result = eval(
+        &page,
+        "document.querySelector('#matches tbody tr .result').textContent",
+    )
+    .await;
+    let ours = record.goals[1];
+    let word = if ours == 100 {
+        "we won"
+    } else if ours == 0 {
+        "we lost"
+    } else {
+        "draw"
+    };
+    assert!(
+        result.as_str().unwrap().starts_with(word),
+        "{result} after goals {:?}",
+        record.goals
+    );
+    let rows = eval(&page, "document.querySelectorAll('#moves tbody tr').length").await;
+    assert_eq!(rows.as_u64(), Some(plies as u64), "one row per move");
+    let figures = eval(&page, "[...document.querySelectorAll('#moves tbody tr')].filter(r => r.cells[4].textContent !== '').length").await;
+    assert!(
+        figures.as_u64().unwrap() * 2 + 2 >= plies as u64,
+        "our moves show their search: {figures}"
+    );
+    for (ply, expected) in boards.iter().enumerate().skip(1) {
+        page.find_element(format!("#moves tr[data-ply='{ply}'] button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let (_, board, _, _) = shown(&page).await;
+        assert_eq!(
+            &board, expected,
+            "the position after ply {ply} from the move list"
+        );
+    }
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    opponent.stop().await;
+    chromium.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_referee_match_appears_and_its_board_follows_every_move() {
+    if !have_chromium("web::a_referee_match_appears_and_its_board_follows_every_move") {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    watch_a_match("5x6", None).await;
+}
+
+/// A game against the engine on the page, played by clicks to its end: the person's
+/// piece, then a highlighted target, the first ones each turn.
+async fn play_by_clicks(size: &str, think_ms: u32, screenshot: Option<&Path>) {
+    let (addr, _stop) = start_player(100).await;
+    let chromium = Chromium::launch().await;
+    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    wait_for(
+        &page,
+        "document.getElementById('game').options.length > 0",
+        "the form",
+        Duration::from_secs(10),
+    )
+    .await;
+    eval(
+        &page,
+        &format!(
+            "(() => {{ document.getElementById('size').value = '{size}'; \
+             document.getElementById('think').value = '{}'; return true; }})()",
+            f64::from(think_ms) / 1000.0
+        ),
+    )
+    .await;
+    page.find_element("#start")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let mut clicks = 0;
+    let until = Instant::now() + Duration::from_secs(40);
+    loop {
+        assert!(Instant::now() < until, "the game did not end in time");
+        let (_, _, status, _) = shown(&page).await;
+        if status == "finished" {
+            break;
+        }
+        let turn = eval(&page, "document.getElementById('status').textContent.endsWith('Your move.') && document.querySelector('#board td.from button') !== null").await;
+        let (before, _, _, _) = shown(&page).await;
+        if turn != Value::Bool(true) {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            continue;
+        }
+        page.find_element("#board td.from button")
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for(
+            &page,
+            "document.querySelector('#board td.target button') !== null",
+            "highlighted targets",
+            Duration::from_secs(5),
+        )
+        .await;
+        let targets = eval(
+            &page,
+            "document.querySelectorAll('#board td.target').length",
+        )
+        .await;
+        assert!(targets.as_u64().unwrap() >= 1);
+        page.find_element("#board td.target button")
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        clicks += 1;
+        // The move is taken: the engine's turn or the end.
+        wait_for(
+            &page,
+            &format!("Number(document.getElementById('board').dataset.plies) > {before}"),
+            "the move to be played",
+            Duration::from_secs(5),
+        )
+        .await;
+    }
+    assert!(clicks >= 2, "played by clicks: {clicks}");
+    let status = eval(&page, "document.getElementById('status').textContent").await;
+    let status = status.as_str().unwrap();
+    assert!(status.contains("Game over: "), "{status}");
+    assert!(
+        status.contains("engine won") || status.contains("you won") || status.contains("draw"),
+        "{status}"
+    );
+    let rows = eval(&page, "document.querySelectorAll('#moves tbody tr').length").await;
+    let (plies, _, _, _) = shown(&page).await;
+    assert_eq!(rows.as_u64(), Some(u64::from(plies)));
+    assert!(
+        u64::from(plies) >= 2 * clicks - 1,
+        "{plies} plies for {clicks} clicks"
+    );
+    if let Some(path) = screenshot {
+        save_screenshot(&page, path).await;
+    }
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    chromium.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_engine_is_played_to_its_end_by_clicks() {
+    if !have_chromium("web::a_game_against_the_engine_is_played_to_its_end_by_clicks") {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    play_by_clicks("4x5", 100, None).await;
+}
+
+/// `GET path` on the player; the status and the JSON body.
+async fn get_json(addr: &str, path: &str) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).await.unwrap();
+    let status = reply[9..12].parse().unwrap();
+    let body = reply.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// The player reports a controller's match to the page's API as it goes (no browser):
+/// the opponent's move and board at once, our search's figures with our move, the
+/// result at STOP; reading changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_follows_a_controller_s_match() {
+    use ggp_player::games::GameSpec;
+    use ggp_player::referee::client::exchange;
+    let (addr, _stop) = start_player(700).await;
+    let rules: Vec<String> = Breakthrough::ggp_rules("3x5", "course")
+        .unwrap()
+        .unwrap()
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    let say = |body: String| {
+        let addr = addr.clone();
+        async move {
+            exchange(&addr, &body, Duration::from_secs(5))
+                .await
+                .unwrap()
+                .body
+        }
+    };
+    let start = format!("(START m1 black ({}) 5 1)", rules.join(" "));
+    assert_eq!(say(start).await.trim(), "ready");
+    let (_, list) = get_json(&addr, "/api/matches").await;
+    let m = &list["matches"][0];
+    assert_eq!(
+        (m["id"].as_u64(), m["game"].as_str(), m["size"].as_str()),
+        (Some(1), Some("breakthrough"), Some("3x5"))
+    );
+    assert_eq!(
+        (
+            m["us"].as_u64(),
+            m["status"].as_str(),
+            m["play_clock_ms"].as_u64()
+        ),
+        (Some(1), Some("live"), Some(1000))
+    );
+    assert_eq!(say("(PLAY m1 NIL)".into()).await.trim(), "noop");
+    let ours = say("(PLAY m1 ((move 1 2 1 3) noop))".into()).await;
+    let (_, d) = get_json(&addr, "/api/matches/1").await;
+    assert_eq!(d["moves"][0]["text"], "(move 1 2 1 3)");
+    assert_eq!(d["moves"][0]["mover"], 0);
+    assert_eq!(
+        d["diagram"]["rows"][2],
+        serde_json::json!(["W", ".", "."]),
+        "{d}"
+    );
+    let (_, again) = get_json(&addr, "/api/matches/1").await;
+    assert_eq!(again["version"], d["version"], "reading changes nothing");
+    // Our move arrives with the next message, and brings its search's figures.
+    let stop = format!("(STOP m1 (noop {}))", ours.trim());
+    assert_eq!(say(stop).await.trim(), "done");
+    let (_, d) = get_json(&addr, "/api/matches/1").await;
+    let ours = &d["moves"][1];
+    assert_eq!(ours["mover"], 1);
+    assert!(ours["search"]["depth"].as_u64().unwrap() >= 1, "{ours}");
+    assert!(ours["search"]["nodes"].as_u64().unwrap() >= 1, "{ours}");
+    assert_eq!(
+        ours["search"]["pv"][0], ours["text"],
+        "the principal variation starts with our move"
+    );
+    assert_eq!(d["status"], "finished");
+    assert_eq!(d["plies"], 2);
+}
+
+async fn save_screenshot(page: &Page, path: &Path) {
+    let params = ScreenshotParams::builder().full_page(true).build();
+    page.save_screenshot(params, path).await.unwrap();
+}
+
+/// The README's screenshots: a live 6x6 match and a finished 5x5 game on the page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "writes docs/*.png: run by hand when the page changes"]
+async fn screenshots() {
+    if !have_chromium("web::screenshots") {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    watch_a_match("6x6", Some(&docs.join("page-live-match.png"))).await;
+    play_by_clicks("5x5", 300, Some(&docs.join("page-finished-game.png"))).await;
+}
