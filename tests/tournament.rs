@@ -210,9 +210,13 @@ async fn in_process_agents_play_a_tournament_of_the_toy_game() {
 async fn in_process_agents_play_a_breakthrough_tournament() {
     let path = temp_file("bt-native.jsonl");
     let arena = Arena::native::<Breakthrough>(&["3x5".into(), "4x5".into()], 1000).unwrap();
-    let outcome = tournament::run(&agents_config(path.clone(), 2), &arena)
-        .await
-        .unwrap();
+    // A clock with room for a loaded machine: the searcher proves these boards in a
+    // fraction of it and then plays at once.
+    let config = TournamentConfig {
+        play_clocks: vec![PlayClock::parse("2").unwrap()],
+        ..agents_config(path.clone(), 2)
+    };
+    let outcome = tournament::run(&config, &arena).await.unwrap();
     assert_eq!(outcome.records.len(), 4, "2 games x 2 sizes");
     for r in &outcome.records {
         assert!(r.faults.is_empty(), "{r:?}");
