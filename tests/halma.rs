@@ -356,7 +356,9 @@ fn a_match_runs_the_built_program_against_an_agent_to_the_end() {
     let out = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
         .args(["match", "--game", "halma", "--black", "agent:random"])
         .arg(format!("--white=program:{}", env!("CARGO_BIN_EXE_halma")))
-        .args(["--playclock", "2"])
+        // CPU seconds for the whole game: room for a long game against a random
+        // player, each play's process costing a few milliseconds on a loaded machine.
+        .args(["--playclock", "5"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, kill_process_group, waitid};
 
-use super::native::{Fault, Mover};
-use crate::game::{Game, MoveBuffer};
+use super::native::{Fault, Mover, forced_pass};
+use crate::game::Game;
 use crate::interactive::InteractiveProtocol;
 
 /// The longest output line kept: a move line is a few bytes, a board dump a few dozen.
@@ -137,12 +137,8 @@ impl<G: Game> Mover<G> for Interactive<G> {
     }
 
     fn next_move(&mut self, position: &G, ply: usize, _earlier: &[u64]) -> Result<G::Move, Fault> {
-        let mut list = G::MoveList::default();
-        position.generate_moves(&mut list);
-        if let [only] = list.as_slice()
-            && (self.protocol.is_pass)(*only)
-        {
-            return Ok(*only);
+        if let Some(pass) = forced_pass(position, self.protocol.is_pass) {
+            return Ok(pass);
         }
         let began = Instant::now();
         let allowed = self.allowed();

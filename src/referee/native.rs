@@ -169,6 +169,17 @@ pub fn mover<S: GameSpec>(
 }
 
 /// Whether course programs can play `S`.
+/// The pass a course's framework makes for a side whose only move is one (`is_pass`
+/// tells which): its protocols cannot write a pass, so the program is not asked.
+pub fn forced_pass<G: Game>(position: &G, is_pass: fn(G::Move) -> bool) -> Option<G::Move> {
+    let mut list = G::MoveList::default();
+    position.generate_moves(&mut list);
+    match list.as_slice() {
+        [only] if is_pass(*only) => Some(*only),
+        _ => None,
+    }
+}
+
 fn has_programs<S: GameSpec>() -> bool {
     S::request_protocol().is_some()
         || S::interactive_protocol().is_some()

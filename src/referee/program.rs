@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, kill_process_group};
 
-use super::native::{Fault, Mover};
-use crate::game::{Game, MoveBuffer};
+use super::native::{Fault, Mover, forced_pass};
+use crate::game::Game;
 use crate::oneshot::{self, RequestProtocol};
 
 /// The most of a program's output read: an answer is one short line.
@@ -53,13 +53,8 @@ impl<G: Game> Mover<G> for Program<G> {
     }
 
     fn next_move(&mut self, position: &G, ply: usize, _earlier: &[u64]) -> Result<G::Move, Fault> {
-        // The course protocols cannot write a pass: the framework makes it, unasked.
-        let mut list = G::MoveList::default();
-        position.generate_moves(&mut list);
-        if let [only] = list.as_slice()
-            && (self.protocol.is_pass)(*only)
-        {
-            return Ok(*only);
+        if let Some(pass) = forced_pass(position, self.protocol.is_pass) {
+            return Ok(pass);
         }
         let began = Instant::now();
         // Counted in turns from 1, as the course's framework did on its first request.
