@@ -105,6 +105,13 @@ pub trait GameSpec: 'static {
     fn directory_protocol() -> Option<&'static crate::workdir::DirectoryProtocol<Self::Game>> {
         None
     }
+    /// Whether the referee can play the game's course programs: it has one of the
+    /// protocols above.
+    fn plays_programs() -> bool {
+        Self::request_protocol().is_some()
+            || Self::interactive_protocol().is_some()
+            || Self::directory_protocol().is_some()
+    }
     /// How the engine reads the move terms of `rules` (from [`GameSpec::ggp_rules`]), so
     /// that the referee checks moves with the engine; `None` leaves it to the reasoner.
     fn ggp_notation(_rules: &[Sexpr]) -> Option<Arc<dyn GgpRules<Game = Self::Game>>> {
@@ -205,9 +212,7 @@ macro_rules! registry {
         /// The games whose course programs the referee can ask for moves.
         pub fn with_programs() -> Vec<&'static str> {
             let mut names = Vec::new();
-            $(if <$spec as GameSpec>::request_protocol().is_some()
-                || <$spec as GameSpec>::interactive_protocol().is_some()
-                || <$spec as GameSpec>::directory_protocol().is_some() {
+            $(if <$spec as GameSpec>::plays_programs() {
                 names.push(<$spec as GameSpec>::NAME);
             })*
             names

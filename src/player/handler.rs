@@ -420,8 +420,8 @@ impl Player {
         tokio::task::spawn_blocking(move || {
             let mut s = entry.session.lock().unwrap_or_else(|e| e.into_inner());
             log_result(&match_id, s.as_mut(), moves.as_deref());
+            report_move(observer.as_ref(), s.as_ref(), moves.as_deref(), received);
             if let Some(observer) = &observer {
-                report_move(Some(observer), s.as_ref(), moves.as_deref(), received);
                 observer.finished(&match_id, false);
             }
         })

@@ -27,7 +27,7 @@ pub struct Snapshot {
 }
 
 /// Our search for one move, as the page shows it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SearchFigures {
     pub depth: u32,
     /// From our view, in the evaluation's units (a won or lost score is large).
@@ -38,7 +38,13 @@ pub struct SearchFigures {
     pub nodes_per_second: u64,
     /// The principal variation in the game's notation, our move first.
     pub pv: Vec<String>,
+    /// Written as whole milliseconds, `ms`.
+    #[serde(rename = "ms", serialize_with = "as_millis")]
     pub time: Duration,
+}
+
+fn as_millis<S: serde::Serializer>(time: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(time.as_millis() as u64)
 }
 
 impl SearchFigures {

@@ -28,8 +28,8 @@ pub struct Finished {
     pub status: ExitStatus,
 }
 
-/// Waits for `child`, which must lead a process group of its own (started with
-/// `process_group(0)`), until it exits or `limit` has passed since `began`, when its
+/// Waits for `child`, which must lead a process group of its own (started by
+/// [`super::shell::command`]), until it exits or `limit` has passed since `began`, when its
 /// group is killed. Whatever the group still runs once the child has ended is killed
 /// too, so nothing an agent started outlives its move. Returns the child's CPU time.
 pub fn wait_charged(child: &mut Child, began: Instant, limit: Duration) -> io::Result<Finished> {

@@ -9,14 +9,14 @@
 //! left plus the protocol's grace (it is then killed), or when the output file is
 //! missing or names no legal move.
 
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::child_cpu;
 use super::native::{Fault, Mover};
+use super::shell;
 use crate::game::Game;
 use crate::workdir::DirectoryProtocol;
 
@@ -82,14 +82,11 @@ impl<G: Game> DirProgram<G> {
         let stderr_path = dir.with_extension("stderr");
         let stderr =
             std::fs::File::create(&stderr_path).map_err(|e| referee_trouble(&stderr_path, e))?;
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(&self.command)
+        let mut child = shell::command(&self.command)
             .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr)
-            .process_group(0)
             .spawn()
             .map_err(|e| Fault::NoAnswer(format!("`{}` did not start: {e}", self.command)))?;
         let finished = child_cpu::wait_charged(&mut child, began, limit)

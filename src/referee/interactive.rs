@@ -6,16 +6,14 @@
 //! much or names an illegal move loses.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, kill_process_group, waitid};
-
 use super::native::{Fault, Mover, forced_pass};
+use super::shell;
 use crate::game::Game;
 use crate::interactive::InteractiveProtocol;
 
@@ -65,11 +63,7 @@ impl<G: Game> Interactive<G> {
 
     /// Starts the program to play the side numbered `side`.
     fn start(&mut self, side: usize) -> Result<(), Fault> {
-        // A group of its own, so that what the shell starts is killed with it.
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(&self.command)
-            .process_group(0)
+        let mut child = shell::command(&self.command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -201,17 +195,6 @@ impl<G: Game> Drop for Interactive<G> {
         };
         let _ = writeln!(running.stdin, "{}", self.protocol.quit);
         drop(running.stdin);
-        let asked = Instant::now();
-        let pid = Pid::from_child(&running.child);
-        while asked.elapsed() < QUIT_GRACE {
-            let watch = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
-            if let Ok(Some(_)) = waitid(WaitId::Pid(pid), watch) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        // Not reaped yet, so the group's id is still the program's.
-        let _ = kill_process_group(pid, Signal::KILL);
-        let _ = running.child.wait();
+        shell::end_group(&mut running.child, QUIT_GRACE);
     }
 }

@@ -19,5 +19,6 @@ pub mod players;
 pub mod program;
 pub mod record;
 pub mod report;
+pub mod shell;
 pub mod stats;
 pub mod tournament;

@@ -180,12 +180,6 @@ pub fn forced_pass<G: Game>(position: &G, is_pass: fn(G::Move) -> bool) -> Optio
     }
 }
 
-fn has_programs<S: GameSpec>() -> bool {
-    S::request_protocol().is_some()
-        || S::interactive_protocol().is_some()
-        || S::directory_protocol().is_some()
-}
-
 fn no_protocol<S: GameSpec>() -> String {
     let with: Vec<&str> = crate::games::with_programs();
     format!(
@@ -387,7 +381,7 @@ impl NativeGames {
         Ok(NativeGames {
             sides: S::SIDES,
             sizes: sizes.to_vec(),
-            no_programs: (!has_programs::<S>()).then(no_protocol::<S>),
+            no_programs: (!S::plays_programs()).then(no_protocol::<S>),
             play: Arc::new(play),
         })
     }

@@ -5,14 +5,12 @@
 //! protocol the course used.
 
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use rustix::process::{Pid, Signal, kill_process_group};
-
 use super::native::{Fault, Mover, forced_pass};
+use super::shell;
 use crate::game::Game;
 use crate::oneshot::{self, RequestProtocol};
 
@@ -33,12 +31,8 @@ impl<G: Game> Program<G> {
         }
     }
 
-    /// In a process group of its own, so that what the shell starts is killed with it.
     fn spawn(&self) -> std::io::Result<Child> {
-        Command::new("sh")
-            .arg("-c")
-            .arg(&self.command)
-            .process_group(0)
+        shell::command(&self.command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -83,10 +77,8 @@ impl<G: Game> Mover<G> for Program<G> {
         });
         let wait = self.protocol.limit.saturating_sub(began.elapsed());
         let answer = rx.recv_timeout(wait);
-        // Killed at the limit as the course's framework did, with all it started (not
-        // reaped yet, so the group's id is still the program's); reaped either way.
-        let _ = kill_process_group(Pid::from_child(&child), Signal::KILL);
-        let _ = child.wait();
+        // Killed at the limit as the course's framework did, with all it started.
+        shell::end_group(&mut child, Duration::ZERO);
         let (out, err) = answer.map_err(|_| Fault::Late {
             ms: began.elapsed().as_millis() as u64,
         })?;

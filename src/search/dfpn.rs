@@ -179,16 +179,26 @@ impl<G: Game> Search<'_, G> {
 
     /// The end of the game for the side to move, if the position is one, as φ and δ.
     fn terminal(&mut self) -> Option<(u32, u32)> {
+        self.decided_or_won().or_else(|| {
+            (!self.game.has_moves()).then(|| self.settle(self.game.outcome_without_moves()))
+        })
+    }
+
+    /// [`Search::terminal`] but for the want of moves, which a caller about to list the
+    /// moves tells for itself.
+    fn decided_or_won(&mut self) -> Option<(u32, u32)> {
+        match self.game.decided() {
+            Some(o) => Some(self.settle(o)),
+            None => self.game.can_win_now().then(|| settled(true)),
+        }
+    }
+
+    /// φ and δ of a game that ended in `outcome` for the side to move.
+    fn settle(&mut self, outcome: Outcome) -> (u32, u32) {
         let attacker = self.ply.is_multiple_of(2);
-        let outcome = match self.game.decided() {
-            Some(o) => o,
-            None if self.game.can_win_now() => return Some(settled(true)),
-            None if !self.game.has_moves() => self.game.outcome_without_moves(),
-            None => return None,
-        };
         self.saw_draw |= outcome == Outcome::Draw;
         let for_attacker = if attacker { outcome } else { flip(outcome) };
-        Some(settled(self.target.met_by(for_attacker) == attacker))
+        settled(self.target.met_by(for_attacker) == attacker)
     }
 
     /// Searches the current position until its φ reaches `th_phi` or its δ reaches
@@ -205,12 +215,15 @@ impl<G: Game> Search<'_, G> {
         if self.aborted {
             return (1, 1);
         }
-        if let Some(values) = self.terminal() {
+        if let Some(values) = self.decided_or_won() {
             return values;
         }
         let nodes_before = self.nodes;
         let mut list = G::MoveList::default();
         self.game.generate_moves(&mut list);
+        if list.is_empty() {
+            return self.settle(self.game.outcome_without_moves());
+        }
         let mut children: Vec<Child<G::Move>> = Vec::with_capacity(list.len());
         for &mv in list.as_slice() {
             self.game.make(mv);

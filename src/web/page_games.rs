@@ -482,7 +482,7 @@ impl PageGames {
         let snapshot = g.snapshot();
         self.store.update(id, |r| {
             if let Some(f) = figures {
-                r.set_pending(f.into());
+                r.set_pending(f);
             }
             r.push_move(&joint, snapshot, Instant::now());
         });

@@ -42,33 +42,7 @@ pub struct MoveRecord {
     /// The position after the move.
     pub board: String,
     /// Our search for this move, when it was ours and searched.
-    pub search: Option<Figures>,
-}
-
-/// [`SearchFigures`] as the page reads them.
-#[derive(Clone, Debug, Serialize)]
-pub struct Figures {
-    pub depth: u32,
-    pub score: i32,
-    pub proven: Option<&'static str>,
-    pub nodes: u64,
-    pub nodes_per_second: u64,
-    pub pv: Vec<String>,
-    pub ms: u64,
-}
-
-impl From<SearchFigures> for Figures {
-    fn from(f: SearchFigures) -> Figures {
-        Figures {
-            depth: f.depth,
-            score: f.score,
-            proven: f.proven,
-            nodes: f.nodes,
-            nodes_per_second: f.nodes_per_second,
-            pv: f.pv,
-            ms: f.time.as_millis() as u64,
-        }
-    }
+    pub search: Option<SearchFigures>,
 }
 
 /// A match or page game as the page sees it.
@@ -103,7 +77,7 @@ pub struct Record {
     pub(crate) last_message: Option<Instant>,
     /// Our latest search, until the move it chose arrives.
     #[serde(skip)]
-    pending: Option<Figures>,
+    pending: Option<SearchFigures>,
 }
 
 impl Record {
@@ -338,7 +312,7 @@ impl Record {
     }
 
     /// Our search for the move about to be played.
-    pub fn set_pending(&mut self, figures: Figures) {
+    pub fn set_pending(&mut self, figures: SearchFigures) {
         self.pending = Some(figures);
     }
 
@@ -392,7 +366,7 @@ impl Observer for Store {
 
     fn searched(&self, match_id: &str, figures: SearchFigures) {
         if let Some(id) = self.live_id(match_id) {
-            self.update(id, |r| r.set_pending(figures.into()));
+            self.update(id, |r| r.set_pending(figures));
         }
     }
 
