@@ -162,7 +162,7 @@ impl<G: Game> Agent<G> {
                 .map(|mv| Choice { mv, search: None }),
             AgentKind::Alphabeta => {
                 let options = Options {
-                    threads: self.config.threads,
+                    threads: limits.threads(self.config.threads),
                     earlier: earlier.to_vec(),
                     ..Options::default()
                 };

@@ -1135,8 +1135,7 @@ async fn the_router_answers_info_empty_bodies_and_preview() {
         threads: 1,
         ponder: true,
         max_matches: 1,
-    })
-    .unwrap();
+    });
     let player = Arc::new(player);
     let app = server::app(Arc::clone(&player));
     for (body, expected) in [

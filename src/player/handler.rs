@@ -46,7 +46,8 @@ pub struct PlayerConfig {
     /// Time kept back from the play clock for network and processing: the search stops at
     /// receipt time + play clock − margin.
     pub margin: Duration,
-    /// Searches that can run at once, each on `agent.threads` threads (at least one).
+    /// Cores shared among the searches running at once; a search alone runs on
+    /// `agent.threads` threads.
     pub threads: usize,
     /// Search on the opponent's time and during the start clock, to fill the match's
     /// transposition table for the next move.
@@ -96,15 +97,14 @@ pub struct Player {
 }
 
 impl Player {
-    /// Starts the search threads.
-    pub fn new(config: PlayerConfig) -> std::io::Result<Player> {
-        let search = SearchService::new(config.threads)?;
-        Ok(Player {
+    pub fn new(config: PlayerConfig) -> Player {
+        let search = SearchService::new(config.threads);
+        Player {
             config,
             matches: Mutex::new(HashMap::new()),
             search,
             observer: None,
-        })
+        }
     }
 
     /// The same player, reporting its matches to `observer`.
@@ -506,7 +506,6 @@ mod tests {
             ponder: true,
             max_matches,
         })
-        .unwrap()
     }
 
     async fn send(player: &Player, text: &str) -> Result<String, PlayerError> {

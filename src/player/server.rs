@@ -138,8 +138,7 @@ impl ServeConfig {
                 ..self.agent
             },
             margin: self.margin,
-            // Two matches (or a match and a ponder) can search at once.
-            threads: threads.max(2),
+            threads,
             ponder: self.ponder,
             max_matches: self.max_matches.max(1),
         }
@@ -198,9 +197,7 @@ pub async fn serve(
         return Err(ServeError::BadName(config.name));
     }
     let site = Site::new().map_err(ServeError::Threads)?;
-    let player = Player::new(config.player_config())
-        .map_err(ServeError::Threads)?
-        .with_observer(site.store.clone());
+    let player = Player::new(config.player_config()).with_observer(site.store.clone());
     let addr = listener
         .local_addr()
         .map_or_else(|_| "?".to_owned(), |a| a.to_string());

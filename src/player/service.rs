@@ -1,17 +1,24 @@
-//! The search service: long-lived `std::thread` workers that run searches, so that no
-//! search ever runs on a tokio worker.
+//! The search service: every search runs on a `std::thread` of its own, so that none
+//! ever runs on a tokio worker, and none waits behind another for a thread.
 //!
 //! A job is any search (an agent's over a game's engine, the reasoner's tree search) with
 //! the limits it must keep; its result comes back on a `tokio::sync::oneshot` channel.
 //! The [`Pending`] handle the caller keeps owns the job's stop flag and raises it when
-//! dropped, so a request that goes away (or gives up waiting) stops its search. Pondering
-//! (searching on the opponent's time to warm a match's table) is registered here by
-//! match: any move search stops every ponder, so that a reply always gets the threads.
+//! dropped, so a request that goes away (or gives up waiting) stops its search.
+//!
+//! The cores are split fairly among the move searches running at once: each is told, in
+//! its limits, to use at most the cores divided by the move searches then running
+//! (itself included, at least one thread), and all of them run to their own deadlines.
+//! A pool of workers with a queue would make the later searches of a busy moment wait,
+//! and then answer with the quick fallback move or late; sharing by time slices costs
+//! each search some depth instead. Pondering (searching on the opponent's time to warm a
+//! match's table) is registered here by match: any move search stops every ponder, and
+//! no ponder starts while a move search runs, so that a reply always gets the cores.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Instant;
 
@@ -20,77 +27,75 @@ use tracing::{debug, error};
 
 use crate::search::Limits;
 
-/// A queued search, its type erased: the worker only runs it.
-struct Job {
-    stop: Arc<AtomicBool>,
-    /// Searches and sends the result; `false` if the requester no longer waits.
-    run: Box<dyn FnOnce() -> bool + Send>,
-}
-
-/// A pool of search threads fed by one queue.
+/// Starts searches, each on a thread of its own, and shares the cores among them.
 pub struct SearchService {
-    queue: mpsc::Sender<Job>,
-    threads: usize,
-    /// The ponder jobs queued or running, by match; dropping one stops it.
+    cores: usize,
+    /// Move searches running now (not ponders).
+    moves: Arc<AtomicUsize>,
+    /// The ponder jobs running, by match; dropping one stops it.
     ponders: Mutex<HashMap<String, Pending<()>>>,
 }
 
-/// The search service could not take a job (its threads are gone).
+/// The search service could not take a job.
 #[derive(Debug, thiserror::Error)]
-#[error("the search service has stopped")]
-pub struct ServiceStopped;
+#[error("cannot start a search thread: {0}")]
+pub struct CannotSearch(#[from] std::io::Error);
+
+/// What a job counts as while it runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Move,
+    Ponder,
+}
 
 impl SearchService {
-    /// Starts `threads` worker threads (at least one).
-    pub fn new(threads: usize) -> std::io::Result<SearchService> {
-        let threads = threads.max(1);
-        let (queue, jobs) = mpsc::channel::<Job>();
-        let jobs = Arc::new(Mutex::new(jobs));
-        for i in 0..threads {
-            let jobs = Arc::clone(&jobs);
-            thread::Builder::new()
-                .name(format!("search-{i}"))
-                .spawn(move || worker(&jobs))?;
-        }
-        Ok(SearchService {
-            queue,
-            threads,
+    /// A service that shares `cores` (at least one) among its searches.
+    pub fn new(cores: usize) -> SearchService {
+        SearchService {
+            cores: cores.max(1),
+            moves: Arc::default(),
             ponders: Mutex::new(HashMap::new()),
-        })
+        }
     }
 
-    pub fn threads(&self) -> usize {
-        self.threads
+    pub fn cores(&self) -> usize {
+        self.cores
     }
 
-    /// Queues `search`, which must keep the limits it is given: they end at `deadline`
-    /// (hard) and when the handle is dropped. Every ponder job stops first, so that this
-    /// search gets the threads at once.
-    pub fn submit<T, F>(&self, deadline: Instant, search: F) -> Result<Pending<T>, ServiceStopped>
+    /// Starts `search`, which must keep the limits it is given: they end at `deadline`
+    /// (hard) and when the handle is dropped, and name the threads it may use. Every
+    /// ponder job stops first, so that this search gets the cores.
+    pub fn submit<T, F>(&self, deadline: Instant, search: F) -> Result<Pending<T>, CannotSearch>
     where
         T: Send + 'static,
         F: FnOnce(&Limits) -> T + Send + 'static,
     {
         self.ponders().clear();
-        self.queue_job(deadline, search)
+        self.start(Kind::Move, deadline, search)
     }
 
-    /// Queues a search whose only purpose is to prepare `match_id`'s next move (filling
-    /// its table on the opponent's time, or during the start clock). It stops at
-    /// `deadline`, at [`SearchService::stop_pondering`] for the match, at its next ponder,
-    /// or as soon as any move search is submitted.
+    /// Starts a search whose only purpose is to prepare `match_id`'s next move (filling
+    /// its table on the opponent's time, or during the start clock), unless a move search
+    /// is running. It stops at `deadline`, at [`SearchService::stop_pondering`] for the
+    /// match, at its next ponder, or as soon as any move search is submitted.
     pub fn ponder<F>(
         &self,
         match_id: &str,
         deadline: Instant,
         search: F,
-    ) -> Result<(), ServiceStopped>
+    ) -> Result<(), CannotSearch>
     where
         F: FnOnce(&Limits) + Send + 'static,
     {
-        let pending = self.queue_job(deadline, search)?;
-        // An earlier ponder of the match is dropped, and so stopped.
-        self.ponders().insert(match_id.to_owned(), pending);
+        // An earlier ponder of the match is dropped, and so stopped, either way.
+        let mut ponders = self.ponders();
+        ponders.remove(match_id);
+        if self.moves.load(Ordering::SeqCst) > 0 {
+            debug!(match_id, "not pondering: a move search has the cores");
+            return Ok(());
+        }
+        let pending = self.start(Kind::Ponder, deadline, search)?;
+        ponders.insert(match_id.to_owned(), pending);
         Ok(())
     }
 
@@ -111,34 +116,65 @@ impl SearchService {
         self.ponders.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn queue_job<T, F>(&self, deadline: Instant, search: F) -> Result<Pending<T>, ServiceStopped>
+    fn start<T, F>(
+        &self,
+        kind: Kind,
+        deadline: Instant,
+        search: F,
+    ) -> Result<Pending<T>, CannotSearch>
     where
         T: Send + 'static,
         F: FnOnce(&Limits) -> T + Send + 'static,
     {
         let stop = Arc::new(AtomicBool::new(false));
         let (reply, result) = oneshot::channel();
-        let limits = Limits::until(deadline).with_stop(Arc::clone(&stop));
+        // Counted from now, not from when the thread runs: a burst of submissions sees
+        // every search of the burst.
+        let running = (kind == Kind::Move).then(|| Running::enter(&self.moves));
+        let sharing = self.moves.load(Ordering::SeqCst).max(1);
+        let limits = Limits::until(deadline)
+            .with_stop(Arc::clone(&stop))
+            .with_max_threads((self.cores / sharing).max(1));
+        let job_stop = Arc::clone(&stop);
         let run = move || {
-            if reply.is_closed() {
-                return false;
+            if reply.is_closed() || job_stop.load(Ordering::Relaxed) {
+                debug!("search dropped before it started");
+                return;
             }
-            match catch_unwind(AssertUnwindSafe(|| search(&limits))) {
+            let found = catch_unwind(AssertUnwindSafe(|| search(&limits)));
+            // No longer sharing the cores once it has its answer.
+            drop(running);
+            match found {
                 Ok(found) => {
                     // The requester may have given up: nothing to do then.
                     let _ = reply.send(found);
                 }
-                // Dropping `reply` tells the requester; the thread lives on.
+                // Dropping `reply` tells the requester.
                 Err(_) => error!("a search panicked"),
             }
-            true
         };
-        let job = Job {
-            stop: Arc::clone(&stop),
-            run: Box::new(run),
+        let name = match kind {
+            Kind::Move => "search",
+            Kind::Ponder => "ponder",
         };
-        self.queue.send(job).map_err(|_| ServiceStopped)?;
+        thread::Builder::new().name(name.to_owned()).spawn(run)?;
         Ok(Pending { result, stop })
+    }
+}
+
+/// One running move search, counted while it lives.
+struct Running(Arc<AtomicUsize>);
+
+impl Running {
+    fn enter(count: &Arc<AtomicUsize>) -> Running {
+        count.fetch_add(1, Ordering::SeqCst);
+        Running(Arc::clone(count))
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -176,21 +212,6 @@ pub enum Late {
     Failed,
 }
 
-fn worker(jobs: &Mutex<mpsc::Receiver<Job>>) {
-    loop {
-        let job = {
-            let jobs = jobs.lock().unwrap_or_else(|e| e.into_inner());
-            match jobs.recv() {
-                Ok(job) => job,
-                Err(_) => return, // the service was dropped
-            }
-        };
-        if job.stop.load(Ordering::Relaxed) || !(job.run)() {
-            debug!("search job dropped before it started");
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,8 +237,8 @@ mod tests {
 
     #[tokio::test]
     async fn searches_off_the_runtime_and_meets_the_deadline() {
-        let service = SearchService::new(2).unwrap();
-        assert_eq!(service.threads(), 2);
+        let service = SearchService::new(2);
+        assert_eq!(service.cores(), 2);
         let start = Instant::now();
         let deadline = start + Duration::from_millis(150);
         let runtime_thread = std::thread::current().id();
@@ -245,8 +266,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_move_search_stops_pondering_at_once() {
-        // One thread: the move search can only run once the ponder job has let go.
-        let service = SearchService::new(1).unwrap();
+        let service = SearchService::new(1);
         let (done, pondered) = oneshot::channel();
         service
             .ponder("m", far(), move |limits| {
@@ -277,7 +297,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_match_s_ponder_stops_when_told_or_replaced() {
-        let service = SearchService::new(2).unwrap();
+        let service = SearchService::new(2);
         let (first_done, first) = oneshot::channel();
         service
             .ponder("m", far(), move |l| {
@@ -300,9 +320,59 @@ mod tests {
         assert!(tokio::time::timeout(wait, second).await.unwrap().is_ok());
     }
 
+    /// Four move searches submitted at once on two cores: none waits for another, each
+    /// is told its share of the cores when it starts, and each keeps its own deadline.
+    #[tokio::test]
+    async fn searches_at_once_share_the_cores_and_none_waits() {
+        let service = SearchService::new(2);
+        let start = Instant::now();
+        let deadline = start + Duration::from_millis(300);
+        let pendings: Vec<_> = (0..4)
+            .map(|_| {
+                service
+                    .submit(deadline, move |limits| {
+                        let began = start.elapsed();
+                        until_stopped(limits);
+                        (limits.threads(8), began)
+                    })
+                    .unwrap()
+            })
+            .collect();
+        // A ponder asked for while they run does not start.
+        service.ponder("m", far(), |_| ()).unwrap();
+        assert!(!service.is_pondering("m"));
+        let mut shares = Vec::new();
+        for pending in pendings {
+            let (threads, began) = pending
+                .wait_until(deadline + Duration::from_secs(2))
+                .await
+                .unwrap();
+            // Every search began long before the first could have ended (a queue would
+            // have started the later ones only at the deadline).
+            assert!(began < Duration::from_millis(250), "{began:?}");
+            shares.push(threads);
+        }
+        assert_eq!(shares, [2, 1, 1, 1]);
+        // Once they are done, a search alone gets every core again, and pondering may
+        // start.
+        let alone = service
+            .submit(far(), |limits| limits.threads(8))
+            .unwrap()
+            .wait_until(far())
+            .await
+            .unwrap();
+        assert_eq!(alone, 2);
+        service.ponder("m", far(), until_stopped_unit).unwrap();
+        assert!(service.is_pondering("m"));
+    }
+
+    fn until_stopped_unit(limits: &Limits) {
+        until_stopped(limits);
+    }
+
     #[tokio::test]
     async fn dropping_the_handle_stops_the_search() {
-        let service = SearchService::new(1).unwrap();
+        let service = SearchService::new(1);
         let pending = service.submit(far(), until_stopped).unwrap();
         // Give up at once: the worker must become free quickly.
         let r = pending

@@ -1,4 +1,5 @@
-//! When a search must stop: depth, deadlines and an external stop flag.
+//! When a search must stop (depth, deadlines and an external stop flag), and how many
+//! threads it may take.
 //!
 //! Only the searching thread reads the clock, every few thousand nodes; other
 //! threads stop it through the shared flag.
@@ -24,6 +25,9 @@ pub struct Limits {
     /// and the same move on any machine at any load (repeatable play), the deadlines then
     /// only a safety net.
     pub max_nodes: Option<u64>,
+    /// The most threads the search may run on, whatever it was configured with: its
+    /// share of the cores when several searches run at once.
+    pub max_threads: Option<usize>,
 }
 
 impl Default for Limits {
@@ -34,6 +38,7 @@ impl Default for Limits {
             hard_deadline: None,
             stop: None,
             max_nodes: None,
+            max_threads: None,
         }
     }
 }
@@ -64,6 +69,19 @@ impl Limits {
     pub fn with_max_nodes(mut self, nodes: u64) -> Limits {
         self.max_nodes = Some(nodes);
         self
+    }
+
+    /// Runs on at most `threads` threads (at least one).
+    pub fn with_max_threads(mut self, threads: usize) -> Limits {
+        self.max_threads = Some(threads.max(1));
+        self
+    }
+
+    /// `configured` threads, or fewer if these limits say so.
+    pub fn threads(&self, configured: usize) -> usize {
+        self.max_threads
+            .map_or(configured, |most| configured.min(most))
+            .max(1)
     }
 
     pub(super) fn must_abort(&self) -> bool {
