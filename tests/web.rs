@@ -599,6 +599,127 @@ async fn a_game_against_the_engine_is_played_to_its_end_by_clicks() {
     play_by_clicks("4x5", 100, None).await;
 }
 
+/// Clicks the button of board cell `row,col`.
+async fn click_cell(page: &Page, cell: &str) {
+    page.find_element(format!("#board td[data-cell='{cell}'] button"))
+        .await
+        .unwrap_or_else(|e| panic!("cell {cell} has no button: {e}"))
+        .click()
+        .await
+        .unwrap();
+}
+
+/// The cells of the board shown, by row.
+async fn cells(page: &Page) -> Vec<Vec<String>> {
+    let (_, board, _, _) = shown(page).await;
+    board
+        .lines()
+        .map(|l| l.chars().map(String::from).collect())
+        .collect()
+}
+
+/// An Ataxx game on the page: a clone (a piece, then an empty square next to it) and a
+/// jump (a piece, then a square two away) are both played by two clicks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ataxx_clones_and_jumps_are_played_by_clicks() {
+    if !have_chromium("web::ataxx_clones_and_jumps_are_played_by_clicks") {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let (addr, _stop) = start_player(100).await;
+    let chromium = Chromium::launch().await;
+    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    wait_for(
+        &page,
+        "[...document.getElementById('game').options].some(o => o.value === 'ataxx')",
+        "the form",
+        Duration::from_secs(10),
+    )
+    .await;
+    eval(
+        &page,
+        "(() => { const g = document.getElementById('game'); g.value = 'ataxx'; \
+         g.dispatchEvent(new Event('change')); document.getElementById('side').value = 'black'; \
+         document.getElementById('think').value = '0.1'; return true; })()",
+    )
+    .await;
+    page.find_element("#start")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let your_move = "document.getElementById('status').textContent.endsWith('Your move.')";
+    wait_for(
+        &page,
+        your_move,
+        "black's first move",
+        Duration::from_secs(10),
+    )
+    .await;
+    // Black's corner piece (x:y 0:0 is row 0, column 0): clones to its three neighbours,
+    // jumps to the squares two or three away.
+    assert_eq!(cells(&page).await[0][0], "1");
+    click_cell(&page, "0,0").await;
+    let targets = eval(
+        &page,
+        "[...document.querySelectorAll('#board td.target')].map(t => t.dataset.cell).sort()",
+    )
+    .await;
+    assert_eq!(
+        targets,
+        serde_json::json!(["0,1", "0,2", "0,3", "1,0", "1,1", "2,0", "2,2", "3,0"])
+    );
+    click_cell(&page, "1,1").await;
+    wait_for(
+        &page,
+        "Number(document.getElementById('board').dataset.plies) >= 1",
+        "the clone to be played",
+        Duration::from_secs(5),
+    )
+    .await;
+    let after = cells(&page).await;
+    assert_eq!(
+        (after[0][0].as_str(), after[1][1].as_str()),
+        ("1", "1"),
+        "a clone leaves its piece"
+    );
+    wait_for(
+        &page,
+        your_move,
+        "black's second move",
+        Duration::from_secs(20),
+    )
+    .await;
+    // The clone's piece, picked this time, jumps three squares down (row 4, column 1).
+    let before = cells(&page).await;
+    assert_eq!(before[4][1], "0", "{before:?}");
+    click_cell(&page, "1,1").await;
+    click_cell(&page, "4,1").await;
+    wait_for(
+        &page,
+        "Number(document.getElementById('board').dataset.plies) >= 3",
+        "the jump to be played",
+        Duration::from_secs(5),
+    )
+    .await;
+    let after = cells(&page).await;
+    assert_eq!(
+        (after[1][1].as_str(), after[4][1].as_str()),
+        ("0", "1"),
+        "a jump leaves its square"
+    );
+    let moves = eval(
+        &page,
+        "[...document.querySelectorAll('#moves tbody tr')].map(r => r.cells[2].textContent)",
+    )
+    .await;
+    assert_eq!(moves[0], "0:0:1:1:");
+    assert_eq!(moves[2], "1:1:1:4:");
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    chromium.close().await;
+}
+
 /// `GET path` on the player; the status and the JSON body.
 async fn get_json(addr: &str, path: &str) -> (u16, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

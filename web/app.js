@@ -328,7 +328,7 @@ function renderDetail(previous) {
   $('play-controls').hidden = !playing;
   $('resign').disabled = !playing;
   const list = $('legal-moves');
-  list.replaceChildren(...(d.legal || []).map((m) => el('option', { value: m.name })));
+  list.replaceChildren(...[...new Set((d.legal || []).map((m) => m.name))].map((name) => el('option', { value: name })));
   renderMoves(d);
   renderPlot(d);
   const text = statusText(d);
