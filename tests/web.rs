@@ -800,6 +800,55 @@ async fn the_api_follows_a_controller_s_match() {
     assert_eq!(d["plies"], 2);
 }
 
+/// A game the engine does not know (tic-tac-toe, played by the reasoner's Monte-Carlo
+/// search) shows our moves' figures too: its win rate, iterations and best line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_shows_monte_carlo_figures_in_a_gdl_match() {
+    use ggp_player::referee::client::exchange;
+    let (addr, _stop) = start_player(700).await;
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/tictactoe.gdl")).unwrap();
+    let say = |body: String| {
+        let addr = addr.clone();
+        async move {
+            exchange(&addr, &body, Duration::from_secs(5))
+                .await
+                .unwrap()
+                .body
+        }
+    };
+    let start = format!("(START t1 xplayer ({rules}) 5 1)");
+    assert_eq!(say(start).await.trim(), "ready");
+    let ours = say("(PLAY t1 NIL)".into()).await;
+    let ours = ours.trim();
+    assert!(ours.starts_with("(mark "), "{ours}");
+    let stop = format!("(STOP t1 ({ours} noop))");
+    assert_eq!(say(stop).await.trim(), "done");
+    let (_, d) = get_json(&addr, "/api/matches/1").await;
+    assert_eq!(
+        (d["game"].as_str(), d["model"].as_str()),
+        (Some("gdl"), Some("reasoner"))
+    );
+    let first = &d["moves"][0];
+    assert_eq!(first["text"].as_str(), Some(ours), "{d}");
+    let s = &first["search"];
+    assert_eq!(s["method"], "mcts", "{first}");
+    assert!(s["nodes"].as_u64().unwrap() >= 1, "{s}");
+    assert!(s["nodes_per_second"].as_u64().unwrap() >= 1, "{s}");
+    let win_rate = s["win_rate"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&win_rate), "{s}");
+    assert!(s["score"].is_null(), "{s}");
+    assert_eq!(
+        s["pv"][0].as_str(),
+        Some(ours),
+        "the best line starts with our move"
+    );
+    assert_eq!(
+        s["depth"].as_u64(),
+        Some(s["pv"].as_array().unwrap().len() as u64)
+    );
+}
+
 async fn save_screenshot(page: &Page, path: &Path) {
     let params = ScreenshotParams::builder().full_page(true).build();
     page.save_screenshot(params, path).await.unwrap();

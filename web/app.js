@@ -233,9 +233,11 @@ function moverName(d, m) {
   return m.mover === d.us ? `${role} (us)` : role;
 }
 
+// Alpha-beta's score or proven value; Monte-Carlo's win rate of the chosen move.
 function scoreText(s) {
   if (!s) return '';
-  return s.proven ? `${s.proven} (proven)` : `${s.score}`;
+  if (s.proven) return `${s.proven} (proven)`;
+  return s.win_rate !== null ? `${Math.round(100 * s.win_rate)}% wins` : `${s.score}`;
 }
 
 function renderMoves(d) {
@@ -272,9 +274,11 @@ function renderPlot(d) {
   plot.replaceChildren();
   const W = 400, H = 120, PAD = 24;
   const cap = 1000;
+  // A Monte-Carlo win rate is drawn from -100 (0%) to +100 (100%).
   const points = d.moves.filter((m) => m.search).map((m) => {
     const s = m.search;
-    let v = s.proven === 'win' ? cap : s.proven === 'loss' ? -cap : s.proven === 'draw' ? 0 : s.score;
+    const value = s.win_rate !== null ? Math.round(200 * s.win_rate - 100) : s.score;
+    let v = s.proven === 'win' ? cap : s.proven === 'loss' ? -cap : s.proven === 'draw' ? 0 : value;
     v = Math.max(-cap, Math.min(cap, v));
     return [m.ply, v];
   });

@@ -29,11 +29,19 @@ pub struct Snapshot {
 /// Our search for one move, as the page shows it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SearchFigures {
+    /// `alphabeta`, or `mcts` (Monte-Carlo tree search).
+    pub method: &'static str,
+    /// Alpha-beta's deepest finished iteration; the length of Monte-Carlo's best line.
     pub depth: u32,
-    /// From our view, in the evaluation's units (a won or lost score is large).
-    pub score: i32,
+    /// Alpha-beta's, from our view, in the evaluation's units (a won or lost score is
+    /// large).
+    pub score: Option<i32>,
+    /// Monte-Carlo's: the chosen move's mean reward for us, 0 (lost every time) to 1.
+    pub win_rate: Option<f64>,
     /// `win`, `loss` or `draw` when the search proved the position.
     pub proven: Option<&'static str>,
+    /// Alpha-beta's nodes; Monte-Carlo's iterations (each a descent of the tree and,
+    /// unless it ended in the tree, a random playout).
     pub nodes: u64,
     pub nodes_per_second: u64,
     /// The principal variation in the game's notation, our move first.
@@ -61,8 +69,10 @@ impl SearchFigures {
             })
             .collect();
         SearchFigures {
+            method: "alphabeta",
             depth: result.depth,
-            score: result.score,
+            score: Some(result.score),
+            win_rate: None,
             proven: result.proven.map(|o| match o {
                 Outcome::Win => "win",
                 Outcome::Loss => "loss",
@@ -72,6 +82,21 @@ impl SearchFigures {
             nodes_per_second: result.nodes_per_second(),
             pv,
             time: result.time,
+        }
+    }
+
+    /// The figures of a Monte-Carlo search that made `choice`, whose best line reads `pv`.
+    pub fn of_mcts<M>(choice: &crate::mcts::Choice<M>, pv: Vec<String>) -> SearchFigures {
+        SearchFigures {
+            method: "mcts",
+            depth: pv.len() as u32,
+            score: None,
+            win_rate: Some(choice.value),
+            proven: None,
+            nodes: choice.iterations,
+            nodes_per_second: crate::search::rate(choice.iterations, choice.elapsed),
+            pv,
+            time: choice.elapsed,
         }
     }
 }

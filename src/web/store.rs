@@ -396,8 +396,10 @@ mod tests {
 
     fn figures() -> SearchFigures {
         SearchFigures {
+            method: "alphabeta",
             depth: 3,
-            score: 12,
+            score: Some(12),
+            win_rate: None,
             proven: None,
             nodes: 100,
             nodes_per_second: 1000,
