@@ -10,6 +10,8 @@ const state = {
   loading: false,   // a detail fetch is under way
   stale: false,     // and another is due when it ends
   viewPly: null,    // a past position on view, or null for the live one
+  shown: null,      // the ply the live board shows: it steps through every ply up to the detail's
+  stepping: null,   // the timer of the next step
   picked: null,     // the cell picked as a move's start
   offers: [],
 };
@@ -94,6 +96,7 @@ function select(id) {
     state.detail = null;
     state.viewPly = null;
     state.picked = null;
+    state.shown = null;
     $('move-error').textContent = '';
   }
   history.replaceState(null, '', `#match=${id}`);
@@ -121,8 +124,35 @@ async function loadDetail() {
   const previous = state.detail;
   state.detail = d;
   if (previous && previous.plies !== d.plies) state.picked = null;
-  renderDetail(previous);
+  // A match just opened shows its position as it stands; after that, no ply is skipped.
+  if (state.shown === null || state.shown > d.plies) state.shown = d.plies;
+  if (state.shown < d.plies) {
+    if (state.stepping === null) step();
+  } else {
+    renderDetail(previous);
+  }
 }
+
+// Live updates are lossless: each change (or a missed one, found by the next change, a
+// 'lagged' event or a reconnection) fetches the whole match, and the live board then
+// shows every ply it has not shown yet, one after the other.
+const STEP_MS = 120;
+
+function step() {
+  state.stepping = null;
+  const d = state.detail;
+  if (!d || state.shown === null || state.shown >= d.plies) return;
+  state.shown += 1;
+  // A ply the record did not keep (past its move limit): straight to the position now.
+  if (!moveAt(d, state.shown)) state.shown = d.plies;
+  renderDetail(null);
+  if (state.shown < d.plies) state.stepping = setTimeout(step, STEP_MS);
+}
+
+function moveAt(d, ply) { return d.moves.find((m) => m.ply === ply) || null; }
+
+// Whether the live board is behind the match (stepping towards it).
+function catchingUp(d) { return state.shown !== null && state.shown < d.plies; }
 
 const LIGHT = new Set(['W', 'w', '2', 'O', 'o']);
 const DARK = new Set(['B', 'b', '1', 'X', 'x']);
@@ -142,8 +172,8 @@ function renderBoard(diagram, legal, last) {
   board.replaceChildren();
   const rows = diagram.rows;
   const d = state.detail;
-  board.dataset.plies = d.plies;
-  board.dataset.status = d.status;
+  board.dataset.plies = state.viewPly === null && catchingUp(d) ? state.shown : d.plies;
+  board.dataset.status = catchingUp(d) ? 'live' : d.status;
   board.dataset.board = rows.map((r) => r.join('')).join('\n');
   board.dataset.view = state.viewPly === null ? 'live' : String(state.viewPly);
   if (rows.length === 0) { board.hidden = true; return; }
@@ -306,8 +336,9 @@ function viewAt(ply) {
 }
 
 function statusText(d) {
-  const last = d.moves[d.moves.length - 1];
+  const last = catchingUp(d) ? moveAt(d, state.shown) : d.moves[d.moves.length - 1];
   const said = last ? `Ply ${last.ply}: ${moverName(d, last) || 'all'} played ${last.text}. ` : '';
+  if (catchingUp(d)) return said;
   if (d.status !== 'live') return `${said}Game over: ${resultText(d)}.`;
   if (d.source === 'page') return said + (d.legal ? 'Your move.' : 'The engine is thinking…');
   return said || 'Waiting for the first move.';
@@ -322,10 +353,11 @@ function renderDetail(previous) {
   $('match-info').textContent = `${rolesText(d)} · ${d.match_id} · ${clocks} · played by the ${d.model} · ${resultText(d)}`;
   const viewing = state.viewPly === null ? null : d.moves.find((m) => m.ply === state.viewPly);
   if (state.viewPly !== null && !viewing) state.viewPly = null;
-  const diagram = viewing ? viewing.diagram : d.diagram;
-  const lastMove = viewing || d.moves[d.moves.length - 1];
+  const live = catchingUp(d) ? moveAt(d, state.shown) : null;
+  const diagram = viewing ? viewing.diagram : live ? live.diagram : d.diagram;
+  const lastMove = viewing || live || d.moves[d.moves.length - 1];
   const before = lastMove ? (d.moves.find((m) => m.ply === lastMove.ply - 1) || null) : null;
-  renderBoard(diagram, state.viewPly === null ? d.legal : null, changedCells(before ? before.diagram : null, lastMove ? lastMove.diagram : null));
+  renderBoard(diagram, state.viewPly === null && !live ? d.legal : null, changedCells(before ? before.diagram : null, lastMove ? lastMove.diagram : null));
   $('notes').textContent = diagram.notes.join('\n');
   $('live-button').hidden = state.viewPly === null;
   const playing = d.source === 'page' && d.status === 'live';
