@@ -53,14 +53,21 @@ function resultText(m) {
   if (m.status === 'aborted') return 'aborted';
   if (!m.goals) return m.broken ? `ended (${m.broken})` : 'ended';
   const ours = m.goals[m.us];
-  const who = m.source === 'page' ? 'engine' : 'we';
+  const who = m.source === 'controller' ? 'we' : 'engine';
   const word = ours === 100 ? (who === 'we' ? 'we won' : 'engine won')
     : ours === 0 ? (who === 'we' ? 'we lost' : 'you won') : 'draw';
   return `${word} (${m.goals.map((g) => (g === null ? '–' : g)).join('–')})`;
 }
 
+function clocksText(m) {
+  if (m.source === 'page') return `think ${seconds(m.play_clock_ms)}`;
+  if (m.source === 'program') return '';
+  return `${seconds(m.start_clock_ms)} / ${seconds(m.play_clock_ms)}`;
+}
+
 function rolesText(m) {
-  return m.roles.map((r, i) => (i === m.us ? `${r} (${m.source === 'page' ? 'engine' : 'us'})` : r)).join(' v ');
+  const ours = { page: 'engine', program: 'program', controller: 'us' }[m.source];
+  return m.roles.map((r, i) => (i === m.us ? `${r} (${ours})` : r)).join(' v ');
 }
 
 // ---- the match list ----
@@ -80,7 +87,7 @@ async function loadList() {
     const row = el('tr', { 'data-id': m.id },
       el('td', {}, open), el('td', {}, m.game), el('td', {}, m.size),
       el('td', {}, rolesText(m)),
-      el('td', {}, m.source === 'page' ? `think ${seconds(m.play_clock_ms)}` : `${seconds(m.start_clock_ms)} / ${seconds(m.play_clock_ms)}`),
+      el('td', {}, clocksText(m)),
       el('td', {}, m.match_id), el('td', { class: 'result' }, resultText(m)));
     if (m.id === state.selected) row.classList.add('selected');
     body.append(row);
@@ -260,6 +267,7 @@ function moverName(d, m) {
   if (m.mover === null) return '';
   const role = d.roles[m.mover];
   if (d.source === 'page') return m.mover === d.us ? `${role} (engine)` : `${role} (you)`;
+  if (d.source === 'program') return m.mover === d.us ? `${role} (program)` : role;
   return m.mover === d.us ? `${role} (us)` : role;
 }
 
@@ -341,6 +349,7 @@ function statusText(d) {
   if (catchingUp(d)) return said;
   if (d.status !== 'live') return `${said}Game over: ${resultText(d)}.`;
   if (d.source === 'page') return said + (d.legal ? 'Your move.' : 'The engine is thinking…');
+  if (d.source === 'program') return said + (d.legal ? 'Your move.' : 'The program\'s move, or waiting for a command.');
   return said || 'Waiting for the first move.';
 }
 
@@ -349,7 +358,8 @@ function renderDetail(previous) {
   if (!d) return;
   $('match-title').textContent = `#${d.id} ${d.game} ${d.size}`.trim();
   const clocks = d.source === 'page' ? `engine thinks ${seconds(d.play_clock_ms)}`
-    : `start clock ${seconds(d.start_clock_ms)}, play clock ${seconds(d.play_clock_ms)}`;
+    : d.source === 'program' ? 'moves typed in the program or made here'
+      : `start clock ${seconds(d.start_clock_ms)}, play clock ${seconds(d.play_clock_ms)}`;
   $('match-info').textContent = `${rolesText(d)} · ${d.match_id} · ${clocks} · played by the ${d.model} · ${resultText(d)}`;
   const viewing = state.viewPly === null ? null : d.moves.find((m) => m.ply === state.viewPly);
   if (state.viewPly !== null && !viewing) state.viewPly = null;
@@ -360,9 +370,10 @@ function renderDetail(previous) {
   renderBoard(diagram, state.viewPly === null && !live ? d.legal : null, changedCells(before ? before.diagram : null, lastMove ? lastMove.diagram : null));
   $('notes').textContent = diagram.notes.join('\n');
   $('live-button').hidden = state.viewPly === null;
-  const playing = d.source === 'page' && d.status === 'live';
+  const playing = d.source !== 'controller' && d.status === 'live';
   $('play-controls').hidden = !playing;
   $('resign').disabled = !playing;
+  $('resign').hidden = d.source !== 'page';
   const list = $('legal-moves');
   list.replaceChildren(...[...new Set((d.legal || []).map((m) => m.name))].map((name) => el('option', { value: name })));
   renderMoves(d);

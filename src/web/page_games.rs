@@ -117,44 +117,7 @@ impl<G: Game> Position for Native<G> {
     }
 
     fn legal(&self) -> Vec<LegalMove> {
-        if game::result(&self.position).is_some() {
-            return Vec::new();
-        }
-        let before = Diagram::parse(&self.board());
-        let mut list = G::MoveList::default();
-        self.position.generate_moves(&mut list);
-        let mut legal = Vec::new();
-        for &m in list.as_slice() {
-            let name = self.position.move_name(m);
-            let (froms, to) = match self.position.move_cells(m) {
-                Some((froms, to)) => (froms, Some(to)),
-                None => {
-                    let mut after = self.position.clone();
-                    after.make(m);
-                    match before.step_to(&Diagram::parse(&after.to_string())) {
-                        Some((from, to)) => (vec![from], Some(to)),
-                        None => (Vec::new(), None),
-                    }
-                }
-            };
-            if froms.is_empty() {
-                legal.push(LegalMove {
-                    name,
-                    from: None,
-                    to,
-                });
-                continue;
-            }
-            // One entry per piece that can make it: the page matches the two clicks.
-            for from in froms {
-                legal.push(LegalMove {
-                    name: name.clone(),
-                    from: Some(from),
-                    to,
-                });
-            }
-        }
-        legal
+        legal_moves(&self.position)
     }
 
     fn play(&mut self, text: &str) -> Result<String, String> {
@@ -204,6 +167,49 @@ impl<G: Game> Position for Native<G> {
             Some((position.move_name(choice.mv), figures))
         })
     }
+}
+
+/// The legal moves of `position` as the page offers them: a piece's cells from
+/// [`Game::move_cells`], else read from the diagrams before and after the move.
+pub fn legal_moves<G: Game>(position: &G) -> Vec<LegalMove> {
+    if game::result(position).is_some() {
+        return Vec::new();
+    }
+    let before = Diagram::parse(&position.to_string());
+    let mut list = G::MoveList::default();
+    position.generate_moves(&mut list);
+    let mut legal = Vec::new();
+    for &m in list.as_slice() {
+        let name = position.move_name(m);
+        let (froms, to) = match position.move_cells(m) {
+            Some((froms, to)) => (froms, Some(to)),
+            None => {
+                let mut after = position.clone();
+                after.make(m);
+                match before.step_to(&Diagram::parse(&after.to_string())) {
+                    Some((from, to)) => (vec![from], Some(to)),
+                    None => (Vec::new(), None),
+                }
+            }
+        };
+        if froms.is_empty() {
+            legal.push(LegalMove {
+                name,
+                from: None,
+                to,
+            });
+            continue;
+        }
+        // One entry per piece that can make it: the page matches the two clicks.
+        for from in froms {
+            legal.push(LegalMove {
+                name: name.clone(),
+                from: Some(from),
+                to,
+            });
+        }
+    }
+    legal
 }
 
 impl<G: Game> Native<G> {
