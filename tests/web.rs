@@ -773,6 +773,90 @@ async fn ataxx_clones_and_jumps_are_played_by_clicks() {
     chromium.close().await;
 }
 
+/// `loa --display`'s page in the browser: the program's game is listed, its board
+/// drawn, and black's move made by two clicks reaches the program.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loa_display_is_played_by_clicks_in_the_browser() {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+    if !have_chromium("web::loa_display_is_played_by_clicks_in_the_browser") {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let mut loa = tokio::process::Command::new(env!("CARGO_BIN_EXE_loa"))
+        .arg("--display")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = loa.stdin.take().unwrap();
+    let mut stderr = tokio::io::BufReader::new(loa.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).await.unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    let chromium = Chromium::launch().await;
+    let (page, errors) = chromium.open(&url).await;
+    wait_for(
+        &page,
+        "document.querySelector('#matches tbody tr button') !== null",
+        "the program's game in the list",
+        Duration::from_secs(10),
+    )
+    .await;
+    // The list is drawn again at every change: clicked from the page's own script.
+    eval(
+        &page,
+        "(() => { document.querySelector('#matches tbody tr button').click(); return true; })()",
+    )
+    .await;
+    let your_move = "document.getElementById('status').textContent.endsWith('Your move.')";
+    wait_for(&page, your_move, "black's move", Duration::from_secs(10)).await;
+    assert_eq!(cells_spaced(&page).await[0], "-bbbbbb-");
+    // b1 is row 7 (rank 8 is drawn first), column 1; b3 is row 5.
+    click_cell(&page, "7,1").await;
+    click_cell(&page, "5,1").await;
+    // The program's White answers, and the page shows it.
+    wait_for(
+        &page,
+        "Number(document.getElementById('board').dataset.plies) >= 2",
+        "the program's reply",
+        Duration::from_secs(20),
+    )
+    .await;
+    let moves = eval(
+        &page,
+        "[...document.querySelectorAll('#moves tbody tr')].map(r => r.cells[2].textContent)",
+    )
+    .await;
+    assert_eq!(moves[0], "b1-b3");
+    // Before the program ends: its page's event stream ends with it.
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    stdin.write_all(b"quit\n").await.unwrap();
+    let mut out = String::new();
+    loa.stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .await
+        .unwrap();
+    assert!(
+        out.starts_with("b> * "),
+        "White's move after the page's: {out:?}"
+    );
+    chromium.close().await;
+}
+
+/// The board shown, one string of cells per row (for boards drawn with spaces).
+async fn cells_spaced(page: &Page) -> Vec<String> {
+    let (_, board, _, _) = shown(page).await;
+    board.lines().map(str::to_owned).collect()
+}
+
 /// `GET path` on the player; the status and the JSON body.
 async fn get_json(addr: &str, path: &str) -> (u16, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -588,9 +588,12 @@ mod tests {
         let g = open("breakthrough");
         let legal = g.legal();
         assert!(!legal.is_empty());
+        let rows = Diagram::parse(&g.board()).rows;
         for m in &legal {
             let (from, to) = (m.from.unwrap(), m.to.unwrap());
             assert_eq!(from[0].abs_diff(to[0]), 1, "{m:?}: one row forward");
+            assert_eq!(rows[from[0]][from[1]], "W", "{m:?} starts on a white pawn");
+            assert_eq!(rows[to[0]][to[1]], ".", "{m:?} ends on an empty square");
         }
     }
 }
