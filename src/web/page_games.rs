@@ -160,10 +160,7 @@ impl<G: Game> Position for Native<G> {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .choose(&position, limits, &earlier)?;
-            let figures = choice
-                .search
-                .as_ref()
-                .map(|r| SearchFigures::of(&position, r));
+            let figures = SearchFigures::of_choice(&position, &choice);
             Some((position.move_name(choice.mv), figures))
         })
     }
