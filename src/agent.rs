@@ -95,7 +95,11 @@ impl fmt::Display for AgentConfig {
 #[derive(Clone, Debug)]
 pub struct Choice<M> {
     pub mv: M,
+    /// Alpha-beta's search.
     pub search: Option<SearchResult<M>>,
+    /// Monte-Carlo tree search's (each step of its line: the mover's move, `None` for
+    /// the side that waits).
+    pub tree: Option<crate::mcts::Choice<Option<M>>>,
 }
 
 /// An agent playing one game of `G`: its configuration, its random numbers, its
@@ -153,13 +157,17 @@ impl<G: Game> Agent<G> {
             AgentKind::Random => {
                 let mut list = G::MoveList::default();
                 position.generate_moves(&mut list);
-                list.as_slice()
-                    .choose(&mut self.rng)
-                    .map(|&mv| Choice { mv, search: None })
+                list.as_slice().choose(&mut self.rng).map(|&mv| Choice {
+                    mv,
+                    search: None,
+                    tree: None,
+                })
             }
-            AgentKind::Greedy => self
-                .greedy_move(position)
-                .map(|mv| Choice { mv, search: None }),
+            AgentKind::Greedy => self.greedy_move(position).map(|mv| Choice {
+                mv,
+                search: None,
+                tree: None,
+            }),
             AgentKind::Alphabeta => {
                 let options = Options {
                     threads: limits.threads(self.config.threads),
@@ -173,15 +181,15 @@ impl<G: Game> Agent<G> {
                 result.best_move.map(|mv| Choice {
                     mv,
                     search: Some(result),
+                    tree: None,
                 })
             }
-            AgentKind::Minimax => self
-                .minimax_move(position, limits)
-                .map(|mv| Choice { mv, search: None }),
-            AgentKind::Mcts => {
-                let mv = self.mcts_move(position, limits);
-                mv.map(|mv| Choice { mv, search: None })
-            }
+            AgentKind::Minimax => self.minimax_move(position, limits).map(|mv| Choice {
+                mv,
+                search: None,
+                tree: None,
+            }),
+            AgentKind::Mcts => self.mcts_move(position, limits),
         }
     }
 
@@ -229,13 +237,18 @@ impl<G: Game> Agent<G> {
     }
 
     /// MCTS until the hard deadline (else the soft one), the stop flag or the configured
-    /// iterations; a single legal move at once. Always a legal move when there is one.
-    fn mcts_move(&mut self, position: &G, limits: &Limits) -> Option<G::Move> {
+    /// iterations; a single legal move at once (without a search). Always a legal move
+    /// when there is one.
+    fn mcts_move(&mut self, position: &G, limits: &Limits) -> Option<Choice<G::Move>> {
         let mut list = G::MoveList::default();
         position.generate_moves(&mut list);
         let legal = list.as_slice();
         if legal.len() <= 1 {
-            return legal.first().copied();
+            return legal.first().map(|&mv| Choice {
+                mv,
+                search: None,
+                tree: None,
+            });
         }
         let deadline = limits.hard_deadline.or(limits.soft_deadline);
         let iterations = match (self.config.iterations, deadline, &limits.stop) {
@@ -253,11 +266,16 @@ impl<G: Game> Agent<G> {
             .get_or_insert_with(|| Mcts::new(Native::default(), seed));
         let choice = tree.search_within(&Turn::new(position.clone()), 0, budget);
         choice.log("agent");
-        choice
+        let mv = choice
             .best
             .flatten()
             .filter(|m| legal.contains(m))
-            .or(legal.first().copied())
+            .or(legal.first().copied())?;
+        Some(Choice {
+            mv,
+            search: None,
+            tree: Some(choice),
+        })
     }
 }
 

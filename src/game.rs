@@ -84,6 +84,15 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     fn move_priority(&self, m: Self::Move) -> i32;
     /// The move in the game's own notation, for logs and principal lines.
     fn move_name(&self, m: Self::Move) -> String;
+    /// Where a person picks `m` on a drawn board: the cells of every piece that may be
+    /// said to make it, and the cell it goes to (row from the top and column from the
+    /// left of the position's diagram, [`Display`]). `None` (the default) lets the web page
+    /// read them from the diagrams before and after the move, which finds a piece that left
+    /// one cell for another; a game whose moves leave their piece behind (a clone that any
+    /// neighbouring piece makes) says so here.
+    fn move_cells(&self, _m: Self::Move) -> Option<(Vec<[usize; 2]>, [usize; 2])> {
+        None
+    }
     /// The legal move written `text` in the game's notation ([`Game::move_name`]), if
     /// there is one. Case and runs of spaces do not matter.
     fn parse_move(&self, text: &str) -> Option<Self::Move> {

@@ -117,7 +117,19 @@ impl Chromium {
     /// Opens `url` with listeners for console errors, exceptions and failed loads; the
     /// page, and the errors seen so far (grows as the page runs).
     async fn open(&self, url: &str) -> (Page, std::sync::Arc<Mutex<Vec<String>>>) {
+        self.open_with(url, None).await
+    }
+
+    /// [`Chromium::open`], running `init` in the page before its own scripts.
+    async fn open_with(
+        &self,
+        url: &str,
+        init: Option<&str>,
+    ) -> (Page, std::sync::Arc<Mutex<Vec<String>>>) {
         let page = self.browser.new_page("about:blank").await.unwrap();
+        if let Some(init) = init {
+            page.evaluate_on_new_document(init).await.unwrap();
+        }
         // A tab in the background gets its timers slowed and is not drawn.
         page.bring_to_front().await.unwrap();
         let errors = std::sync::Arc::new(Mutex::new(Vec::new()));
@@ -332,9 +344,36 @@ async fn reqwest_free_post(addr: &str, origin: &str) -> String {
     reply
 }
 
-/// A referee's match against the player, watched on the page from before the START:
-/// every board the page shows is the match's board at the ply it says, the page follows
-/// the match live, and after the end the move list shows every move's position.
+/// Run in the page before its scripts: every position the live board shows is logged
+/// (`window.shownLog`, as [plies, board]), and the change events of odd plies are
+/// dropped before the page sees them (`window.dropped` counts them), as if lost.
+const LOG_BOARDS_AND_DROP_EVENTS: &str = r#"
+window.shownLog = [];
+window.dropped = 0;
+document.addEventListener('DOMContentLoaded', () => {
+  const board = document.getElementById('board');
+  new MutationObserver(() => {
+    const d = board.dataset;
+    if (d.view !== 'live' || d.status !== 'live') return;
+    const last = window.shownLog[window.shownLog.length - 1];
+    if (!last || last[0] !== Number(d.plies) || last[1] !== d.board) window.shownLog.push([Number(d.plies), d.board]);
+  }).observe(board, { attributes: true });
+});
+const addListener = EventSource.prototype.addEventListener;
+EventSource.prototype.addEventListener = function (type, listener, options) {
+  const filtered = type !== 'change' ? listener : (e) => {
+    const c = JSON.parse(e.data);
+    if (c.status === 'live' && c.plies % 2 === 1) { window.dropped += 1; return; }
+    listener(e);
+  };
+  return addListener.call(this, type, filtered, options);
+};
+"#;
+
+/// A referee's match against the player, watched on the page from before the START,
+/// with the change events of every other ply lost: the live board still shows every ply
+/// in turn, each the match's board at that ply; after the end the move list shows every
+/// move's position.
 async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
     let (addr, _stop) = start_player(800).await;
     let opponent = RunningPlayer::start(&PlayerSpec::Command(format!(
@@ -344,7 +383,9 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
     .await
     .unwrap();
     let chromium = Chromium::launch().await;
-    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    let (page, errors) = chromium
+        .open_with(&format!("http://{addr}/"), Some(LOG_BOARDS_AND_DROP_EVENTS))
+        .await;
     wait_for(
         &page,
         "document.getElementById('conn').textContent === 'live'",
@@ -378,13 +419,9 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
         .click()
         .await
         .unwrap();
-    let mut seen: Vec<(u32, String)> = Vec::new();
     let mut shot_taken = false;
     while !referee.is_finished() {
-        let (plies, board, status, _) = shown(&page).await;
-        if status == "live" && seen.last().map(|s| &s.1) != Some(&board) {
-            seen.push((plies, board));
-        }
+        let (plies, _, _, _) = shown(&page).await;
         if let Some(path) = screenshot
             && !shot_taken
             && (10..1000).contains(&plies)
@@ -407,20 +444,6 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
     assert!(record.faults.is_empty(), "{:?}", record.faults);
     let boards = boards_of(&record, size);
     let plies = record.moves.len();
-    for (ply, board) in &seen {
-        assert_eq!(
-            board, &boards[*ply as usize],
-            "the page's board at ply {ply}"
-        );
-    }
-    // Moves the engine proves come faster than a page fetches: the page shows the
-    // position as it stands, not necessarily each one in between; the move list below
-    // has every one.
-    println!(
-        "the page showed {} of the {plies} plies while the match was live",
-        seen.len()
-    );
-    assert!(seen.len() >= 3, "the page follows the live match: {seen:?}");
     // The end: the final board, the result, and every ply's position from the move list.
     wait_for(
         &page,
@@ -429,6 +452,36 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
         Duration::from_secs(10),
     )
     .await;
+    // Every ply was shown live, in turn, though half the events were lost.
+    let log = eval(&page, "window.shownLog").await;
+    let seen: Vec<(u64, &str)> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e[0].as_u64().unwrap(), e[1].as_str().unwrap()))
+        .collect();
+    let dropped = eval(&page, "window.dropped").await;
+    println!(
+        "the page showed {} positions for the {plies} plies; {dropped} events dropped",
+        seen.len()
+    );
+    assert!(dropped.as_u64().unwrap() >= 1, "an event was lost");
+    let order: Vec<u64> = seen.iter().map(|s| s.0).collect();
+    // From the ply the match was opened at (it may have begun already) to the last but
+    // one (the last ends the match: the page shows it as finished, not live).
+    let first = order[0];
+    assert!(first <= 2, "opened at ply {first}");
+    assert_eq!(
+        order,
+        (first..plies as u64).collect::<Vec<_>>(),
+        "each ply shown once, in turn"
+    );
+    for (ply, board) in &seen {
+        assert_eq!(
+            *board, boards[*ply as usize],
+            "the page's board at ply {ply}"
+        );
+    }
     let (final_plies, final_board, _, _) = shown(&page).await;
     assert_eq!(final_plies as usize, plies);
     assert_eq!(final_board, boards[plies]);
@@ -599,6 +652,211 @@ async fn a_game_against_the_engine_is_played_to_its_end_by_clicks() {
     play_by_clicks("4x5", 100, None).await;
 }
 
+/// Clicks the button of board cell `row,col`.
+async fn click_cell(page: &Page, cell: &str) {
+    page.find_element(format!("#board td[data-cell='{cell}'] button"))
+        .await
+        .unwrap_or_else(|e| panic!("cell {cell} has no button: {e}"))
+        .click()
+        .await
+        .unwrap();
+}
+
+/// The cells of the board shown, by row.
+async fn cells(page: &Page) -> Vec<Vec<String>> {
+    let (_, board, _, _) = shown(page).await;
+    board
+        .lines()
+        .map(|l| l.chars().map(String::from).collect())
+        .collect()
+}
+
+/// An Ataxx game on the page: a clone (a piece, then an empty square next to it) and a
+/// jump (a piece, then a square two away) are both played by two clicks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ataxx_clones_and_jumps_are_played_by_clicks() {
+    if !have_chromium("web::ataxx_clones_and_jumps_are_played_by_clicks") {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let (addr, _stop) = start_player(100).await;
+    let chromium = Chromium::launch().await;
+    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    wait_for(
+        &page,
+        "[...document.getElementById('game').options].some(o => o.value === 'ataxx')",
+        "the form",
+        Duration::from_secs(10),
+    )
+    .await;
+    eval(
+        &page,
+        "(() => { const g = document.getElementById('game'); g.value = 'ataxx'; \
+         g.dispatchEvent(new Event('change')); document.getElementById('side').value = 'black'; \
+         document.getElementById('think').value = '0.1'; return true; })()",
+    )
+    .await;
+    page.find_element("#start")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let your_move = "document.getElementById('status').textContent.endsWith('Your move.')";
+    wait_for(
+        &page,
+        your_move,
+        "black's first move",
+        Duration::from_secs(10),
+    )
+    .await;
+    // Black's corner piece (x:y 0:0 is row 0, column 0): clones to its three neighbours,
+    // jumps to the squares two or three away.
+    assert_eq!(cells(&page).await[0][0], "1");
+    click_cell(&page, "0,0").await;
+    let targets = eval(
+        &page,
+        "[...document.querySelectorAll('#board td.target')].map(t => t.dataset.cell).sort()",
+    )
+    .await;
+    assert_eq!(
+        targets,
+        serde_json::json!(["0,1", "0,2", "0,3", "1,0", "1,1", "2,0", "2,2", "3,0"])
+    );
+    click_cell(&page, "1,1").await;
+    wait_for(
+        &page,
+        "Number(document.getElementById('board').dataset.plies) >= 1",
+        "the clone to be played",
+        Duration::from_secs(5),
+    )
+    .await;
+    let after = cells(&page).await;
+    assert_eq!(
+        (after[0][0].as_str(), after[1][1].as_str()),
+        ("1", "1"),
+        "a clone leaves its piece"
+    );
+    wait_for(
+        &page,
+        your_move,
+        "black's second move",
+        Duration::from_secs(20),
+    )
+    .await;
+    // The clone's piece, picked this time, jumps three squares down (row 4, column 1).
+    let before = cells(&page).await;
+    assert_eq!(before[4][1], "0", "{before:?}");
+    click_cell(&page, "1,1").await;
+    click_cell(&page, "4,1").await;
+    wait_for(
+        &page,
+        "Number(document.getElementById('board').dataset.plies) >= 3",
+        "the jump to be played",
+        Duration::from_secs(5),
+    )
+    .await;
+    let after = cells(&page).await;
+    assert_eq!(
+        (after[1][1].as_str(), after[4][1].as_str()),
+        ("0", "1"),
+        "a jump leaves its square"
+    );
+    let moves = eval(
+        &page,
+        "[...document.querySelectorAll('#moves tbody tr')].map(r => r.cells[2].textContent)",
+    )
+    .await;
+    assert_eq!(moves[0], "0:0:1:1:");
+    assert_eq!(moves[2], "1:1:1:4:");
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    chromium.close().await;
+}
+
+/// `loa --display`'s page in the browser: the program's game is listed, its board
+/// drawn, and black's move made by two clicks reaches the program.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loa_display_is_played_by_clicks_in_the_browser() {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+    if !have_chromium("web::loa_display_is_played_by_clicks_in_the_browser") {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let mut loa = tokio::process::Command::new(env!("CARGO_BIN_EXE_loa"))
+        .arg("--display")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = loa.stdin.take().unwrap();
+    let mut stderr = tokio::io::BufReader::new(loa.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).await.unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    let chromium = Chromium::launch().await;
+    let (page, errors) = chromium.open(&url).await;
+    wait_for(
+        &page,
+        "document.querySelector('#matches tbody tr button') !== null",
+        "the program's game in the list",
+        Duration::from_secs(10),
+    )
+    .await;
+    // The list is drawn again at every change: clicked from the page's own script.
+    eval(
+        &page,
+        "(() => { document.querySelector('#matches tbody tr button').click(); return true; })()",
+    )
+    .await;
+    let your_move = "document.getElementById('status').textContent.endsWith('Your move.')";
+    wait_for(&page, your_move, "black's move", Duration::from_secs(10)).await;
+    assert_eq!(cells_spaced(&page).await[0], "-bbbbbb-");
+    // b1 is row 7 (rank 8 is drawn first), column 1; b3 is row 5.
+    click_cell(&page, "7,1").await;
+    click_cell(&page, "5,1").await;
+    // The program's White answers, and the page shows it.
+    wait_for(
+        &page,
+        "Number(document.getElementById('board').dataset.plies) >= 2",
+        "the program's reply",
+        Duration::from_secs(20),
+    )
+    .await;
+    let moves = eval(
+        &page,
+        "[...document.querySelectorAll('#moves tbody tr')].map(r => r.cells[2].textContent)",
+    )
+    .await;
+    assert_eq!(moves[0], "b1-b3");
+    // Before the program ends: its page's event stream ends with it.
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    stdin.write_all(b"quit\n").await.unwrap();
+    let mut out = String::new();
+    loa.stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .await
+        .unwrap();
+    assert!(
+        out.starts_with("b> * "),
+        "White's move after the page's: {out:?}"
+    );
+    chromium.close().await;
+}
+
+/// The board shown, one string of cells per row (for boards drawn with spaces).
+async fn cells_spaced(page: &Page) -> Vec<String> {
+    let (_, board, _, _) = shown(page).await;
+    board.lines().map(str::to_owned).collect()
+}
+
 /// `GET path` on the player; the status and the JSON body.
 async fn get_json(addr: &str, path: &str) -> (u16, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -677,6 +935,55 @@ async fn the_api_follows_a_controller_s_match() {
     );
     assert_eq!(d["status"], "finished");
     assert_eq!(d["plies"], 2);
+}
+
+/// A game the engine does not know (tic-tac-toe, played by the reasoner's Monte-Carlo
+/// search) shows our moves' figures too: its win rate, iterations and best line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_shows_monte_carlo_figures_in_a_gdl_match() {
+    use ggp_player::referee::client::exchange;
+    let (addr, _stop) = start_player(700).await;
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/tictactoe.gdl")).unwrap();
+    let say = |body: String| {
+        let addr = addr.clone();
+        async move {
+            exchange(&addr, &body, Duration::from_secs(5))
+                .await
+                .unwrap()
+                .body
+        }
+    };
+    let start = format!("(START t1 xplayer ({rules}) 5 1)");
+    assert_eq!(say(start).await.trim(), "ready");
+    let ours = say("(PLAY t1 NIL)".into()).await;
+    let ours = ours.trim();
+    assert!(ours.starts_with("(mark "), "{ours}");
+    let stop = format!("(STOP t1 ({ours} noop))");
+    assert_eq!(say(stop).await.trim(), "done");
+    let (_, d) = get_json(&addr, "/api/matches/1").await;
+    assert_eq!(
+        (d["game"].as_str(), d["model"].as_str()),
+        (Some("gdl"), Some("reasoner"))
+    );
+    let first = &d["moves"][0];
+    assert_eq!(first["text"].as_str(), Some(ours), "{d}");
+    let s = &first["search"];
+    assert_eq!(s["method"], "mcts", "{first}");
+    assert!(s["nodes"].as_u64().unwrap() >= 1, "{s}");
+    assert!(s["nodes_per_second"].as_u64().unwrap() >= 1, "{s}");
+    let win_rate = s["win_rate"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&win_rate), "{s}");
+    assert!(s["score"].is_null(), "{s}");
+    assert_eq!(
+        s["pv"][0].as_str(),
+        Some(ours),
+        "the best line starts with our move"
+    );
+    assert_eq!(
+        s["depth"].as_u64(),
+        Some(s["pv"].as_array().unwrap().len() as u64)
+    );
 }
 
 async fn save_screenshot(page: &Page, path: &Path) {

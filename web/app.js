@@ -10,6 +10,8 @@ const state = {
   loading: false,   // a detail fetch is under way
   stale: false,     // and another is due when it ends
   viewPly: null,    // a past position on view, or null for the live one
+  shown: null,      // the ply the live board shows: it steps through every ply up to the detail's
+  stepping: null,   // the timer of the next step
   picked: null,     // the cell picked as a move's start
   offers: [],
 };
@@ -51,14 +53,21 @@ function resultText(m) {
   if (m.status === 'aborted') return 'aborted';
   if (!m.goals) return m.broken ? `ended (${m.broken})` : 'ended';
   const ours = m.goals[m.us];
-  const who = m.source === 'page' ? 'engine' : 'we';
+  const who = m.source === 'controller' ? 'we' : 'engine';
   const word = ours === 100 ? (who === 'we' ? 'we won' : 'engine won')
     : ours === 0 ? (who === 'we' ? 'we lost' : 'you won') : 'draw';
   return `${word} (${m.goals.map((g) => (g === null ? '–' : g)).join('–')})`;
 }
 
+function clocksText(m) {
+  if (m.source === 'page') return `think ${seconds(m.play_clock_ms)}`;
+  if (m.source === 'program') return '';
+  return `${seconds(m.start_clock_ms)} / ${seconds(m.play_clock_ms)}`;
+}
+
 function rolesText(m) {
-  return m.roles.map((r, i) => (i === m.us ? `${r} (${m.source === 'page' ? 'engine' : 'us'})` : r)).join(' v ');
+  const ours = { page: 'engine', program: 'program', controller: 'us' }[m.source];
+  return m.roles.map((r, i) => (i === m.us ? `${r} (${ours})` : r)).join(' v ');
 }
 
 // ---- the match list ----
@@ -78,7 +87,7 @@ async function loadList() {
     const row = el('tr', { 'data-id': m.id },
       el('td', {}, open), el('td', {}, m.game), el('td', {}, m.size),
       el('td', {}, rolesText(m)),
-      el('td', {}, m.source === 'page' ? `think ${seconds(m.play_clock_ms)}` : `${seconds(m.start_clock_ms)} / ${seconds(m.play_clock_ms)}`),
+      el('td', {}, clocksText(m)),
       el('td', {}, m.match_id), el('td', { class: 'result' }, resultText(m)));
     if (m.id === state.selected) row.classList.add('selected');
     body.append(row);
@@ -94,6 +103,7 @@ function select(id) {
     state.detail = null;
     state.viewPly = null;
     state.picked = null;
+    state.shown = null;
     $('move-error').textContent = '';
   }
   history.replaceState(null, '', `#match=${id}`);
@@ -121,8 +131,35 @@ async function loadDetail() {
   const previous = state.detail;
   state.detail = d;
   if (previous && previous.plies !== d.plies) state.picked = null;
-  renderDetail(previous);
+  // A match just opened shows its position as it stands; after that, no ply is skipped.
+  if (state.shown === null || state.shown > d.plies) state.shown = d.plies;
+  if (state.shown < d.plies) {
+    if (state.stepping === null) step();
+  } else {
+    renderDetail(previous);
+  }
 }
+
+// Live updates are lossless: each change (or a missed one, found by the next change, a
+// 'lagged' event or a reconnection) fetches the whole match, and the live board then
+// shows every ply it has not shown yet, one after the other.
+const STEP_MS = 120;
+
+function step() {
+  state.stepping = null;
+  const d = state.detail;
+  if (!d || state.shown === null || state.shown >= d.plies) return;
+  state.shown += 1;
+  // A ply the record did not keep (past its move limit): straight to the position now.
+  if (!moveAt(d, state.shown)) state.shown = d.plies;
+  renderDetail(null);
+  if (state.shown < d.plies) state.stepping = setTimeout(step, STEP_MS);
+}
+
+function moveAt(d, ply) { return d.moves.find((m) => m.ply === ply) || null; }
+
+// Whether the live board is behind the match (stepping towards it).
+function catchingUp(d) { return state.shown !== null && state.shown < d.plies; }
 
 const LIGHT = new Set(['W', 'w', '2', 'O', 'o']);
 const DARK = new Set(['B', 'b', '1', 'X', 'x']);
@@ -142,8 +179,8 @@ function renderBoard(diagram, legal, last) {
   board.replaceChildren();
   const rows = diagram.rows;
   const d = state.detail;
-  board.dataset.plies = d.plies;
-  board.dataset.status = d.status;
+  board.dataset.plies = state.viewPly === null && catchingUp(d) ? state.shown : d.plies;
+  board.dataset.status = catchingUp(d) ? 'live' : d.status;
   board.dataset.board = rows.map((r) => r.join('')).join('\n');
   board.dataset.view = state.viewPly === null ? 'live' : String(state.viewPly);
   if (rows.length === 0) { board.hidden = true; return; }
@@ -230,12 +267,15 @@ function moverName(d, m) {
   if (m.mover === null) return '';
   const role = d.roles[m.mover];
   if (d.source === 'page') return m.mover === d.us ? `${role} (engine)` : `${role} (you)`;
+  if (d.source === 'program') return m.mover === d.us ? `${role} (program)` : role;
   return m.mover === d.us ? `${role} (us)` : role;
 }
 
+// Alpha-beta's score or proven value; Monte-Carlo's win rate of the chosen move.
 function scoreText(s) {
   if (!s) return '';
-  return s.proven ? `${s.proven} (proven)` : `${s.score}`;
+  if (s.proven) return `${s.proven} (proven)`;
+  return s.win_rate !== null ? `${Math.round(100 * s.win_rate)}% wins` : `${s.score}`;
 }
 
 function renderMoves(d) {
@@ -272,9 +312,11 @@ function renderPlot(d) {
   plot.replaceChildren();
   const W = 400, H = 120, PAD = 24;
   const cap = 1000;
+  // A Monte-Carlo win rate is drawn from -100 (0%) to +100 (100%).
   const points = d.moves.filter((m) => m.search).map((m) => {
     const s = m.search;
-    let v = s.proven === 'win' ? cap : s.proven === 'loss' ? -cap : s.proven === 'draw' ? 0 : s.score;
+    const value = s.win_rate !== null ? Math.round(200 * s.win_rate - 100) : s.score;
+    let v = s.proven === 'win' ? cap : s.proven === 'loss' ? -cap : s.proven === 'draw' ? 0 : value;
     v = Math.max(-cap, Math.min(cap, v));
     return [m.ply, v];
   });
@@ -302,10 +344,12 @@ function viewAt(ply) {
 }
 
 function statusText(d) {
-  const last = d.moves[d.moves.length - 1];
+  const last = catchingUp(d) ? moveAt(d, state.shown) : d.moves[d.moves.length - 1];
   const said = last ? `Ply ${last.ply}: ${moverName(d, last) || 'all'} played ${last.text}. ` : '';
+  if (catchingUp(d)) return said;
   if (d.status !== 'live') return `${said}Game over: ${resultText(d)}.`;
   if (d.source === 'page') return said + (d.legal ? 'Your move.' : 'The engine is thinking…');
+  if (d.source === 'program') return said + (d.legal ? 'Your move.' : 'The program\'s move, or waiting for a command.');
   return said || 'Waiting for the first move.';
 }
 
@@ -314,21 +358,24 @@ function renderDetail(previous) {
   if (!d) return;
   $('match-title').textContent = `#${d.id} ${d.game} ${d.size}`.trim();
   const clocks = d.source === 'page' ? `engine thinks ${seconds(d.play_clock_ms)}`
-    : `start clock ${seconds(d.start_clock_ms)}, play clock ${seconds(d.play_clock_ms)}`;
+    : d.source === 'program' ? 'moves typed in the program or made here'
+      : `start clock ${seconds(d.start_clock_ms)}, play clock ${seconds(d.play_clock_ms)}`;
   $('match-info').textContent = `${rolesText(d)} · ${d.match_id} · ${clocks} · played by the ${d.model} · ${resultText(d)}`;
   const viewing = state.viewPly === null ? null : d.moves.find((m) => m.ply === state.viewPly);
   if (state.viewPly !== null && !viewing) state.viewPly = null;
-  const diagram = viewing ? viewing.diagram : d.diagram;
-  const lastMove = viewing || d.moves[d.moves.length - 1];
+  const live = catchingUp(d) ? moveAt(d, state.shown) : null;
+  const diagram = viewing ? viewing.diagram : live ? live.diagram : d.diagram;
+  const lastMove = viewing || live || d.moves[d.moves.length - 1];
   const before = lastMove ? (d.moves.find((m) => m.ply === lastMove.ply - 1) || null) : null;
-  renderBoard(diagram, state.viewPly === null ? d.legal : null, changedCells(before ? before.diagram : null, lastMove ? lastMove.diagram : null));
+  renderBoard(diagram, state.viewPly === null && !live ? d.legal : null, changedCells(before ? before.diagram : null, lastMove ? lastMove.diagram : null));
   $('notes').textContent = diagram.notes.join('\n');
   $('live-button').hidden = state.viewPly === null;
-  const playing = d.source === 'page' && d.status === 'live';
+  const playing = d.source !== 'controller' && d.status === 'live';
   $('play-controls').hidden = !playing;
   $('resign').disabled = !playing;
+  $('resign').hidden = d.source !== 'page';
   const list = $('legal-moves');
-  list.replaceChildren(...(d.legal || []).map((m) => el('option', { value: m.name })));
+  list.replaceChildren(...[...new Set((d.legal || []).map((m) => m.name))].map((name) => el('option', { value: name })));
   renderMoves(d);
   renderPlot(d);
   const text = statusText(d);

@@ -165,7 +165,15 @@ pub struct Choice<M = Term> {
     /// Nodes in the tree after it.
     pub nodes: usize,
     pub elapsed: Duration,
+    /// The most visited line from the root (its first step holds the best move), at most
+    /// [`LINE_STEPS`] steps: at each node every role's most visited move, as far as the
+    /// tree holds the joint move they make. A step has the moves of the roles that had a
+    /// choice (all roles' when none had).
+    pub line: Vec<Vec<M>>,
 }
+
+/// Steps of [`Choice::line`] at most.
+pub const LINE_STEPS: usize = 12;
 
 impl<M> Choice<M> {
     /// The search's figures, at debug level; `context` says whose search it was (a match
@@ -247,14 +255,7 @@ impl<M: Model> Mcts<M> {
             }
         }
         let root = &self.nodes[self.root];
-        let best = root.stats.get(role).and_then(|stats| {
-            (0..stats.len()).max_by(|&a, &b| {
-                let (a, b) = (stats[a], stats[b]);
-                (a.visits, a.mean())
-                    .partial_cmp(&(b.visits, b.mean()))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
-        });
+        let best = root.stats.get(role).and_then(|stats| most_visited(stats));
         let (visits, value) = best.map_or((0, 0.0), |i| {
             let s = root.stats[role][i];
             (s.visits, s.mean())
@@ -267,7 +268,43 @@ impl<M: Model> Mcts<M> {
             playouts,
             nodes: self.nodes.len(),
             elapsed: started.elapsed(),
+            line: self.best_line(),
         }
+    }
+
+    /// [`Choice::line`] of the tree as it stands.
+    fn best_line(&self) -> Vec<Vec<M::Move>> {
+        let mut line = Vec::new();
+        let mut at = self.root;
+        while line.len() < LINE_STEPS {
+            let n = &self.nodes[at];
+            if n.terminal {
+                break;
+            }
+            let joint: Option<Vec<u32>> = n
+                .stats
+                .iter()
+                .map(|stats| {
+                    most_visited(stats)
+                        .filter(|&i| stats[i].visits > 0)
+                        .map(|i| i as u32)
+                })
+                .collect();
+            let Some(joint) = joint else { break };
+            let moves = self.joint_moves(at, &joint);
+            let chosen: Vec<M::Move> = moves
+                .iter()
+                .enumerate()
+                .filter(|&(r, _)| n.legal[r].len() > 1)
+                .map(|(_, m)| m.clone())
+                .collect();
+            line.push(if chosen.is_empty() { moves } else { chosen });
+            match n.children.get(&joint) {
+                Some(&child) => at = child,
+                None => break,
+            }
+        }
+        line
     }
 
     /// Makes the node of `state` the root: found among the root's children or
@@ -442,6 +479,16 @@ impl<M: Model> Mcts<M> {
         };
         self.model.playout(state, &mut self.rng, timer)
     }
+}
+
+/// The move with the most visits (the better mean among equals), if there is a move.
+fn most_visited(stats: &[Stat]) -> Option<usize> {
+    (0..stats.len()).max_by(|&a, &b| {
+        let (a, b) = (stats[a], stats[b]);
+        (a.visits, a.mean())
+            .partial_cmp(&(b.visits, b.mean()))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    })
 }
 
 /// One uniformly random move of each role (every role has one).

@@ -76,6 +76,27 @@ fn tic_tac_toe_takes_a_win_and_blocks_a_loss() {
     let c = best(&mut tree, &block, 1, 500);
     assert_eq!(gdl.display(&c.best.clone().unwrap()), "(mark 1 3)", "{c:?}");
     assert!(c.iterations > 100, "{c:?}");
+    // The best line starts with that move, then x's reply: the mover's move only (both
+    // roles' when the mover has a single square left), each a mark on a new square.
+    let line: Vec<Vec<String>> = c
+        .line
+        .iter()
+        .map(|step| step.iter().map(|m| gdl.display(m)).collect())
+        .collect();
+    assert_eq!(line[0], ["(mark 1 3)"], "{line:?}");
+    assert!(line.len() >= 2 && line.len() <= LINE_STEPS, "{line:?}");
+    let mut marks: Vec<&String> = line
+        .iter()
+        .filter_map(|step| step.iter().find(|m| m.starts_with("(mark ")))
+        .collect();
+    assert!(
+        line.iter()
+            .all(|step| step.len() == 1 || step.iter().any(|m| m == "noop")),
+        "{line:?}"
+    );
+    marks.sort();
+    marks.dedup();
+    assert_eq!(marks.len(), line.len(), "{line:?}");
 }
 
 #[test]

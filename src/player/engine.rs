@@ -181,11 +181,13 @@ impl<G: Game> EngineSession<G> {
                 let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
                 agent.choose(&position, limits, &earlier)
             };
-            if let (Some(slot), Some(result)) =
-                (&figures, choice.as_ref().and_then(|c| c.search.as_ref()))
-            {
-                *slot.lock().unwrap_or_else(|e| e.into_inner()) =
-                    Some(SearchFigures::of(&position, result));
+            if let (Some(slot), Some(found)) = (
+                &figures,
+                choice
+                    .as_ref()
+                    .and_then(|c| SearchFigures::of_choice(&position, c)),
+            ) {
+                *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(found);
             }
             let mut legal = G::MoveList::default();
             position.generate_moves(&mut legal);

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use rand::seq::IndexedRandom;
 use tracing::warn;
 
-use super::observe::Snapshot;
+use super::observe::{SearchFigures, Snapshot};
 use super::session::{
     JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
 };
@@ -37,6 +37,8 @@ pub struct GeneralSession {
     tree: Option<Arc<Mutex<Mcts>>>,
     /// The random agent's generator.
     rng: crate::rng::Rng,
+    /// The figures of our last move search, until the page takes them.
+    figures: Arc<Mutex<Option<SearchFigures>>>,
 }
 
 /// A search of the tree for our move, or to grow it while no reply is due.
@@ -46,6 +48,8 @@ struct Search {
     position: State,
     us: usize,
     legal: Vec<Term>,
+    /// Where a move search (not a ponder) leaves its figures.
+    figures: Option<Arc<Mutex<Option<SearchFigures>>>>,
 }
 
 impl GeneralSession {
@@ -76,6 +80,7 @@ impl GeneralSession {
             analysis,
             tree,
             rng: crate::rng::seeded(agent.seed),
+            figures: Arc::default(),
         })
     }
 
@@ -116,9 +121,11 @@ impl GeneralSession {
         Ok(joint)
     }
 
-    /// A search of the current position in `tree`.
-    fn search(&self, tree: Arc<Mutex<Mcts>>) -> Search {
+    /// A search of the current position in `tree`; a move search (`record`) leaves its
+    /// figures for [`MatchSession::take_figures`].
+    fn search(&self, tree: Arc<Mutex<Mcts>>, record: bool) -> Search {
         Search {
+            figures: record.then(|| self.figures.clone()),
             gdl: self.gdl.clone(),
             tree,
             position: self.position.clone(),
@@ -180,7 +187,7 @@ impl MatchSession for GeneralSession {
                     .map_or_else(|| "noop".to_owned(), text),
             ),
             (_, Some(tree)) => {
-                let search = self.search(tree.clone());
+                let search = self.search(tree.clone(), true);
                 let match_id = self.info.match_id.clone();
                 Reply::Search {
                     fallback: search.fallback(),
@@ -196,7 +203,7 @@ impl MatchSession for GeneralSession {
         if self.info.state != MatchState::Active || self.analysis.terminal {
             return None;
         }
-        let search = self.search(self.tree.clone()?);
+        let search = self.search(self.tree.clone()?, false);
         let match_id = self.info.match_id.clone();
         Some(Box::new(move |limits| drop(search.run(&match_id, limits))))
     }
@@ -209,6 +216,13 @@ impl MatchSession for GeneralSession {
     fn goals(&self) -> Option<Vec<Option<u32>>> {
         (self.info.state == MatchState::Active && self.analysis.terminal)
             .then(|| self.analysis.goals.clone())
+    }
+
+    fn take_figures(&mut self) -> Option<SearchFigures> {
+        self.figures
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 
     /// The board is the state's facts, one per line.
@@ -250,10 +264,36 @@ impl Search {
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
         let choice = tree.search(&self.position, self.us, deadline, stop);
         choice.log(match_id);
+        if let Some(slot) = &self.figures {
+            let figures = SearchFigures::of_mcts(&choice, self.line_text(&choice.line));
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(figures);
+        }
         match choice.best.filter(|m| self.legal.contains(m)) {
             Some(m) => self.gdl.display(&m),
             None => self.fallback(),
         }
+    }
+}
+
+impl Search {
+    /// A best line in the rules' spelling: each step the moves of the roles that move
+    /// (not `noop`), separated by ` / ` when several do at once.
+    fn line_text(&self, line: &[Vec<Term>]) -> Vec<String> {
+        line.iter()
+            .map(|step| {
+                let shown: Vec<String> = step.iter().map(|m| self.gdl.display(m)).collect();
+                let moving: Vec<&str> = shown
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|m| !m.eq_ignore_ascii_case("noop"))
+                    .collect();
+                if moving.is_empty() {
+                    shown.join(" / ")
+                } else {
+                    moving.join(" / ")
+                }
+            })
+            .collect()
     }
 }
 
@@ -299,6 +339,12 @@ mod tests {
         };
         let reply = search(&within(100));
         assert!(reply.starts_with("(mark "), "{reply}");
+        // The search leaves its figures once: our move first in its line.
+        let f = s.take_figures().expect("a move search leaves figures");
+        assert_eq!((f.method, f.pv[0].as_str()), ("mcts", reply.as_str()));
+        assert!(f.nodes >= 1 && f.depth as usize == f.pv.len(), "{f:?}");
+        assert!((0.0..=1.0).contains(&f.win_rate.unwrap()), "{f:?}");
+        assert_eq!(s.take_figures(), None);
         s.apply(Some(&[Sexpr::atom("noop"), Sexpr::parse(&reply).unwrap()]))
             .unwrap();
         assert_eq!(s.info().plies, 2);
@@ -366,6 +412,7 @@ mod tests {
             panic!("four throws");
         };
         assert!(fallback.starts_with("(play "), "{fallback}");
+        assert_eq!(s.take_figures(), None, "pondering leaves no figures");
         let mv = search(&within(50));
         assert!(started.elapsed() < Duration::from_secs(2));
         assert!(mv.starts_with("(play "), "{mv}");

@@ -29,11 +29,19 @@ pub struct Snapshot {
 /// Our search for one move, as the page shows it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SearchFigures {
+    /// `alphabeta`, or `mcts` (Monte-Carlo tree search).
+    pub method: &'static str,
+    /// Alpha-beta's deepest finished iteration; the length of Monte-Carlo's best line.
     pub depth: u32,
-    /// From our view, in the evaluation's units (a won or lost score is large).
-    pub score: i32,
+    /// Alpha-beta's, from our view, in the evaluation's units (a won or lost score is
+    /// large).
+    pub score: Option<i32>,
+    /// Monte-Carlo's: the chosen move's mean reward for us, 0 (lost every time) to 1.
+    pub win_rate: Option<f64>,
     /// `win`, `loss` or `draw` when the search proved the position.
     pub proven: Option<&'static str>,
+    /// Alpha-beta's nodes; Monte-Carlo's iterations (each a descent of the tree and,
+    /// unless it ended in the tree, a random playout).
     pub nodes: u64,
     pub nodes_per_second: u64,
     /// The principal variation in the game's notation, our move first.
@@ -61,8 +69,10 @@ impl SearchFigures {
             })
             .collect();
         SearchFigures {
+            method: "alphabeta",
             depth: result.depth,
-            score: result.score,
+            score: Some(result.score),
+            win_rate: None,
             proven: result.proven.map(|o| match o {
                 Outcome::Win => "win",
                 Outcome::Loss => "loss",
@@ -72,6 +82,44 @@ impl SearchFigures {
             nodes_per_second: result.nodes_per_second(),
             pv,
             time: result.time,
+        }
+    }
+
+    /// The figures of the search, if any, that made `choice` in `position`.
+    pub fn of_choice<G: Game>(
+        position: &G,
+        choice: &crate::agent::Choice<G::Move>,
+    ) -> Option<SearchFigures> {
+        if let Some(result) = &choice.search {
+            return Some(SearchFigures::of(position, result));
+        }
+        let tree = choice.tree.as_ref()?;
+        let mut line = position.clone();
+        let pv = tree
+            .line
+            .iter()
+            .filter_map(|step| step.iter().flatten().next().copied())
+            .map(|m| {
+                let name = line.move_name(m);
+                line.make(m);
+                name
+            })
+            .collect();
+        Some(SearchFigures::of_mcts(tree, pv))
+    }
+
+    /// The figures of a Monte-Carlo search that made `choice`, whose best line reads `pv`.
+    pub fn of_mcts<M>(choice: &crate::mcts::Choice<M>, pv: Vec<String>) -> SearchFigures {
+        SearchFigures {
+            method: "mcts",
+            depth: pv.len() as u32,
+            score: None,
+            win_rate: Some(choice.value),
+            proven: None,
+            nodes: choice.iterations,
+            nodes_per_second: crate::search::rate(choice.iterations, choice.elapsed),
+            pv,
+            time: choice.elapsed,
         }
     }
 }
@@ -100,4 +148,41 @@ pub trait Observer: Send + Sync {
     fn searched(&self, match_id: &str, figures: SearchFigures);
     /// The match is over for the player: STOP (`aborted` false) or ABORT.
     fn finished(&self, match_id: &str, aborted: bool);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::{Agent, AgentConfig, AgentKind};
+    use crate::games::breakthrough::Board;
+    use crate::games::breakthrough::spec::Breakthrough;
+
+    fn figures(kind: AgentKind) -> (String, SearchFigures) {
+        let mut agent = Agent::<Board>::new::<Breakthrough>(AgentConfig {
+            kind,
+            threads: 1,
+            hash_mb: 1,
+            depth: Some(2),
+            iterations: Some(2000),
+            seed: Some(3),
+            ..AgentConfig::default()
+        });
+        let board = Board::new("5x5".parse().unwrap());
+        let limits = crate::search::Limits::depth(2);
+        let choice = agent.choose(&board, &limits, &[]).unwrap();
+        let found = SearchFigures::of_choice(&board, &choice).unwrap();
+        (board.move_name(choice.mv), found)
+    }
+
+    #[test]
+    fn an_engine_game_s_monte_carlo_move_has_figures_as_alpha_beta_s_has() {
+        let (mv, f) = figures(AgentKind::Mcts);
+        assert_eq!((f.method, f.nodes, f.score), ("mcts", 2000, None));
+        assert_eq!(f.pv[0], mv, "the line starts with the move: {f:?}");
+        assert!(f.pv.len() >= 2 && f.depth as usize == f.pv.len(), "{f:?}");
+        assert!((0.0..=1.0).contains(&f.win_rate.unwrap()));
+        let (mv, f) = figures(AgentKind::Alphabeta);
+        assert_eq!((f.method, f.win_rate), ("alphabeta", None));
+        assert_eq!(f.pv[0], mv);
+    }
 }

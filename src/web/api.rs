@@ -117,7 +117,7 @@ pub async fn detail(State(site): State<Arc<Site>>, Path(id): Path<String>) -> Ap
     v["board"] = json!(record.board);
     v["diagram"] = json!(Diagram::parse(&record.board));
     v["moves"] = json!(moves);
-    v["legal"] = json!(site.page_games.legal(id));
+    v["legal"] = json!(site.legal(id));
     Ok(Json(v).into_response())
 }
 
@@ -216,7 +216,7 @@ pub async fn play(
     check_post(&headers, &body)?;
     let id = record_id(&id)?;
     let b: MoveBody = parse(&body)?;
-    site.page_games.play(id, b.text.trim())?;
+    site.play(id, b.text.trim())?;
     Ok(Json(json!({ "ok": true })).into_response())
 }
 

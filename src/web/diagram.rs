@@ -17,6 +17,11 @@ pub struct Diagram {
 /// A grid cell: row from the top, column from the left.
 pub type Cell = [usize; 2];
 
+/// Whether a cell's text is one the games write for an empty square.
+fn is_empty(cell: &str) -> bool {
+    matches!(cell, "." | "-" | "_" | "0")
+}
+
 /// Whether the line's cells are words (it has spaces) rather than characters.
 fn spaced(line: &str) -> bool {
     line.trim().contains(char::is_whitespace)
@@ -91,10 +96,15 @@ impl Diagram {
                 }
             }
         }
-        let at = |d: &Diagram, [r, c]: Cell| d.rows[r][c].clone();
+        fn at(d: &Diagram, [r, c]: Cell) -> &str {
+            &d.rows[r][c]
+        }
+        // A piece (not an empty cell) went from one cell to the other.
+        let moved =
+            |from: Cell, to: Cell| at(after, to) == at(self, from) && !is_empty(at(self, from));
         match changed[..] {
-            [p, q] if at(after, q) == at(self, p) => Some((p, q)),
-            [p, q] if at(after, p) == at(self, q) => Some((q, p)),
+            [p, q] if moved(p, q) => Some((p, q)),
+            [p, q] if moved(q, p) => Some((q, p)),
             _ => None,
         }
     }
@@ -142,5 +152,15 @@ mod tests {
         assert_eq!(before.step_to(&capture), Some(([1, 1], [0, 0])));
         let drop = Diagram::parse("B.\n.W\nWW\n..");
         assert_eq!(before.step_to(&drop), None);
+        // A step onto an empty square: the piece moved, not the empty square.
+        let up = Diagram::parse("- b\n- -");
+        assert_eq!(
+            up.step_to(&Diagram::parse("- -\n- b")),
+            Some(([0, 1], [1, 1]))
+        );
+        assert_eq!(
+            Diagram::parse("- -\n- b").step_to(&up),
+            Some(([1, 1], [0, 1]))
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! - [`diagram`]: a position's text read as a grid.
 //! - [`page_games`]: games against the engine started from the page, searched at the
 //!   least priority.
+//! - [`host`]: a game another program plays and shows here (`loa --display`).
 //! - [`api`]: the JSON API; [`events`]: live updates (server-sent events).
 //! - [`assets`]: the page's files, built in, and its security headers.
 //!
@@ -15,16 +16,18 @@ pub mod api;
 pub mod assets;
 pub mod diagram;
 pub mod events;
+pub mod host;
 pub mod page_games;
 pub mod store;
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, OnceLock};
 
 use axum::Router;
 use axum::routing::{any, get, post};
 
-use page_games::PageGames;
+use host::Host;
+use page_games::{LegalMove, PageGames, PlayError};
 use store::Store;
 
 /// What the page's routes share.
@@ -33,6 +36,8 @@ pub struct Site {
     pub page_games: Arc<PageGames>,
     /// Event streams open now.
     streams: Arc<AtomicUsize>,
+    /// The game of the program that serves the page, if it has one.
+    host: OnceLock<Arc<dyn Host>>,
 }
 
 impl Site {
@@ -44,7 +49,33 @@ impl Site {
             store,
             page_games,
             streams: Arc::default(),
+            host: OnceLock::new(),
         }))
+    }
+
+    /// Shows `host`'s game, and hands it the page's moves in it (once).
+    pub fn set_host(&self, host: Arc<dyn Host>) {
+        let _ = self.host.set(host);
+    }
+
+    fn host_of(&self, id: u64) -> Option<&Arc<dyn Host>> {
+        self.host.get().filter(|h| h.owns(id))
+    }
+
+    /// The person's legal moves in record `id` when it is their turn.
+    pub fn legal(&self, id: u64) -> Option<Vec<LegalMove>> {
+        match self.host_of(id) {
+            Some(host) => host.legal(),
+            None => self.page_games.legal(id),
+        }
+    }
+
+    /// The person's move `text` in record `id`.
+    pub fn play(self: &Arc<Self>, id: u64, text: &str) -> Result<(), PlayError> {
+        match self.host_of(id) {
+            Some(host) => host.play(text),
+            None => self.page_games.play(id, text),
+        }
     }
 }
 

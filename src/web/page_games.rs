@@ -54,7 +54,8 @@ pub enum PlayError {
 }
 
 /// A legal move as the page offers it: its name, and the cells it goes from and to
-/// when it moves one piece (row from the top, column from the left).
+/// when it moves one piece (row from the top, column from the left). A move that several
+/// pieces can make (an Ataxx clone) is listed once for each.
 #[derive(Clone, Debug, Serialize)]
 pub struct LegalMove {
     pub name: String,
@@ -116,25 +117,7 @@ impl<G: Game> Position for Native<G> {
     }
 
     fn legal(&self) -> Vec<LegalMove> {
-        if game::result(&self.position).is_some() {
-            return Vec::new();
-        }
-        let before = Diagram::parse(&self.board());
-        let mut list = G::MoveList::default();
-        self.position.generate_moves(&mut list);
-        list.as_slice()
-            .iter()
-            .map(|&m| {
-                let mut after = self.position.clone();
-                after.make(m);
-                let step = before.step_to(&Diagram::parse(&after.to_string()));
-                LegalMove {
-                    name: self.position.move_name(m),
-                    from: step.map(|s| s.0),
-                    to: step.map(|s| s.1),
-                }
-            })
-            .collect()
+        legal_moves(&self.position)
     }
 
     fn play(&mut self, text: &str) -> Result<String, String> {
@@ -177,13 +160,53 @@ impl<G: Game> Position for Native<G> {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .choose(&position, limits, &earlier)?;
-            let figures = choice
-                .search
-                .as_ref()
-                .map(|r| SearchFigures::of(&position, r));
+            let figures = SearchFigures::of_choice(&position, &choice);
             Some((position.move_name(choice.mv), figures))
         })
     }
+}
+
+/// The legal moves of `position` as the page offers them: a piece's cells from
+/// [`Game::move_cells`], else read from the diagrams before and after the move.
+pub fn legal_moves<G: Game>(position: &G) -> Vec<LegalMove> {
+    if game::result(position).is_some() {
+        return Vec::new();
+    }
+    let before = Diagram::parse(&position.to_string());
+    let mut list = G::MoveList::default();
+    position.generate_moves(&mut list);
+    let mut legal = Vec::new();
+    for &m in list.as_slice() {
+        let name = position.move_name(m);
+        let (froms, to) = match position.move_cells(m) {
+            Some((froms, to)) => (froms, Some(to)),
+            None => {
+                let mut after = position.clone();
+                after.make(m);
+                match before.step_to(&Diagram::parse(&after.to_string())) {
+                    Some((from, to)) => (vec![from], Some(to)),
+                    None => (Vec::new(), None),
+                }
+            }
+        };
+        if froms.is_empty() {
+            legal.push(LegalMove {
+                name,
+                from: None,
+                to,
+            });
+            continue;
+        }
+        // One entry per piece that can make it: the page matches the two clicks.
+        for from in froms {
+            legal.push(LegalMove {
+                name: name.clone(),
+                from: Some(from),
+                to,
+            });
+        }
+    }
+    legal
 }
 
 impl<G: Game> Native<G> {
@@ -509,5 +532,65 @@ fn lower_priority() {
     match rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19) {
         Ok(()) => info!("page searches run at nice 19"),
         Err(e) => warn!(error = %e, "cannot lower the page search thread's priority"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(game: &str) -> Box<dyn Position> {
+        let open = Open {
+            size: None,
+            variant: None,
+        };
+        games::dispatch(game, open).unwrap().unwrap().0
+    }
+
+    fn entries(legal: &[LegalMove], to: [usize; 2]) -> Vec<(String, [usize; 2])> {
+        let mut found: Vec<_> = legal
+            .iter()
+            .filter(|m| m.to == Some(to))
+            .map(|m| (m.name.clone(), m.from.unwrap()))
+            .collect();
+        found.sort_by_key(|f| f.1);
+        found
+    }
+
+    #[test]
+    fn an_ataxx_clone_is_offered_from_each_neighbouring_piece_and_a_jump_from_its_own() {
+        let mut g = open("ataxx");
+        g.play("0:0:1:0:").unwrap();
+        g.play("6:0:5:1:").unwrap();
+        // Black's pieces at x:y 0:0 and 1:0 both touch 1:1 (row 1, column 1).
+        let legal = g.legal();
+        let clone = entries(&legal, [1, 1]);
+        assert_eq!(clone.len(), 2, "{clone:?}");
+        assert_eq!((clone[0].1, clone[1].1), ([0, 0], [0, 1]));
+        assert_eq!(clone[0].0, clone[1].0, "one move, however it is picked");
+        // A jump (two squares diagonally) from 0:0 to 2:2 comes from its own piece only.
+        let jump = entries(&legal, [2, 2]);
+        assert_eq!(jump, [("0:0:2:2:".to_owned(), [0, 0])]);
+        g.play(&jump[0].0).unwrap();
+        assert!(
+            g.board()
+                .starts_with("0:1:0:0:0:0:2:\n0:0:0:0:0:2:0:\n0:0:1:"),
+            "{}",
+            g.board()
+        );
+    }
+
+    #[test]
+    fn a_breakthrough_step_is_read_from_the_diagrams() {
+        let g = open("breakthrough");
+        let legal = g.legal();
+        assert!(!legal.is_empty());
+        let rows = Diagram::parse(&g.board()).rows;
+        for m in &legal {
+            let (from, to) = (m.from.unwrap(), m.to.unwrap());
+            assert_eq!(from[0].abs_diff(to[0]), 1, "{m:?}: one row forward");
+            assert_eq!(rows[from[0]][from[1]], "W", "{m:?} starts on a white pawn");
+            assert_eq!(rows[to[0]][to[1]], ".", "{m:?} ends on an empty square");
+        }
     }
 }

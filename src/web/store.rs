@@ -20,12 +20,14 @@ pub const MAX_MOVES: usize = 1000;
 /// Longest position text kept (a GDL state can be large).
 const MAX_BOARD_BYTES: usize = 16 * 1024;
 
-/// Who plays the match: a GGP controller, or someone on the page.
+/// Who plays the match: a GGP controller, someone on the page, or the program that
+/// serves the page (`loa --display`), whose manual side may be played on the page too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     Controller,
     Page,
+    Program,
 }
 
 /// One move (or one joint move) of a record.
@@ -396,8 +398,10 @@ mod tests {
 
     fn figures() -> SearchFigures {
         SearchFigures {
+            method: "alphabeta",
             depth: 3,
-            score: 12,
+            score: Some(12),
+            win_rate: None,
             proven: None,
             nodes: 100,
             nodes_per_second: 1000,

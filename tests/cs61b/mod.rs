@@ -3,6 +3,7 @@
 //! ([`harness`]), and run as the graders did: two programs against each other, and a
 //! whole AI game under a CPU limit.
 
+mod display;
 mod harness;
 mod referee;
 
@@ -215,12 +216,18 @@ fn strict_ends_the_run_at_an_illegal_move() {
 }
 
 #[test]
-fn display_says_once_that_the_page_is_not_there_and_plays_on() {
+fn display_leaves_the_text_output_as_it_was() {
     let mut s = script("case");
     s.command.push("--display".into());
     let run = run_one(&s, None);
     passed("case --display", &run);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("loa: the board is on http://127.0.0.1:"),
+        "{}",
+        run.stderr
+    );
     let expected = std::fs::read_to_string(data("case.std")).unwrap();
     assert_eq!(normalise(&run.output), normalise(&expected));
 }

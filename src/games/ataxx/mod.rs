@@ -336,6 +336,27 @@ impl Game for Ataxx {
         format!("{fx}:{fy}:{tx}:{ty}:")
     }
 
+    /// A clone is made by any of the mover's pieces next to its target (the course's
+    /// notation names one of them); a jump by its own piece. The diagram has row `y`,
+    /// column `x`.
+    fn move_cells(&self, m: Move) -> Option<(Vec<[usize; 2]>, [usize; 2])> {
+        if m.is_pass() {
+            return None;
+        }
+        let cell = |sq: usize| {
+            let (x, y) = coords(sq);
+            [y, x]
+        };
+        let from = if m.is_clone() {
+            board::squares(NEIGHBOURS[m.to()] & self.own_and_opposing().0)
+                .map(cell)
+                .collect()
+        } else {
+            vec![cell(m.from())]
+        };
+        Some((from, cell(m.to())))
+    }
+
     fn parse_move(&self, text: &str) -> Option<Move> {
         let mut list = MoveList::default();
         self.generate_moves(&mut list);

@@ -5,7 +5,8 @@
 //! - [`command`] reads a line as a command;
 //! - [`session`] holds the game and runs the loop;
 //! - [`text`] writes the lines the harness reads;
-//! - [`ai`] and [`clock`] choose the AI's moves within the harness's clocks.
+//! - [`ai`] and [`clock`] choose the AI's moves within the harness's clocks;
+//! - [`display`] shows the game on the web page (`--display`).
 //!
 //! Rule decisions (`GAMES.md` §3.4): 60 plies in all and `limit N` = 2N plies (L8-1),
 //! moves printed `* b4-d6` (L8-2), ASCII dashes (L8-3), a side without a legal move
@@ -16,6 +17,7 @@
 pub mod ai;
 pub mod clock;
 pub mod command;
+pub mod display;
 pub mod remote;
 pub mod session;
 pub mod text;
@@ -44,10 +46,13 @@ use session::{Ending, Session};
                   stops at a refused move or a file cannot be opened."
 )]
 pub struct Cli {
-    /// Show the board in a web page (not available yet: says so once and plays on in
-    /// text).
+    /// Show the game on a web page too, served on 127.0.0.1 (its address is printed on
+    /// standard error); the page can make the moves of a side that is typed in.
     #[arg(long)]
     display: bool,
+    /// The display's port (0: any free port).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "display")]
+    port: u16,
     /// Write the games to FILE as a script that replays them.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -73,22 +78,24 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: &Cli) -> Result<Ending, String> {
-    let input: Box<dyn BufRead> = match &cli.input {
+/// Standard input, or the file INPUT.
+fn open_input(path: Option<&PathBuf>) -> Result<Box<dyn BufRead + Send>, String> {
+    Ok(match path {
         Some(path) => Box::new(BufReader::new(
             File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
         )),
-        None => Box::new(io::stdin().lock()),
-    };
+        None => Box::new(BufReader::new(io::stdin())),
+    })
+}
+
+fn run(cli: &Cli) -> Result<Ending, String> {
     let output: Box<dyn Write> = match &cli.output {
         Some(path) => Box::new(BufWriter::new(
             File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
         )),
         None => Box::new(io::stdout().lock()),
     };
-    if cli.display {
-        eprintln!("loa: the board's web page is not available yet; playing on in text.");
-    }
+    let typed = open_input(cli.input.as_ref())?;
     let seed = rand::random::<u64>();
     let mut session = Session::new(output, io::stderr(), seed, cli.strict);
     if let Some(path) = &cli.log {
@@ -98,5 +105,20 @@ fn run(cli: &Cli) -> Result<Ending, String> {
             .log_to(Box::new(BufWriter::new(file)))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    session.run(input).map_err(|e| e.to_string())
+    if !cli.display {
+        return session.run(typed).map_err(|e| e.to_string());
+    }
+    // The typed lines and the page's moves, in the order they come.
+    let (lines, input) = std::sync::mpsc::channel();
+    let display = display::Display::start(cli.port, session.board(), session.auto(), lines.clone())
+        .map_err(|e| format!("cannot serve the display on 127.0.0.1:{}: {e}", cli.port))?;
+    eprintln!(
+        "loa: the board is on http://{}/ (open it in a browser)",
+        display.addr
+    );
+    session.display_on(display);
+    std::thread::spawn(move || display::forward(typed, lines));
+    session
+        .run(display::Lines::new(input))
+        .map_err(|e| e.to_string())
 }

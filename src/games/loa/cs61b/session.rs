@@ -12,6 +12,7 @@ use std::io::{self, BufRead, Write};
 use super::super::{DEFAULT_LIMIT, Loa, Move, MoveList, NoMove, Side};
 use super::ai::Ai;
 use super::command::{self, Command, Piece};
+use super::display::{Change, Display};
 use super::text;
 use crate::game::{self, Game, MoveBuffer, Outcome};
 
@@ -37,6 +38,8 @@ pub struct Session<W: Write, E: Write> {
     log: Option<Box<dyn Write>>,
     /// Whether a rejected move ends the run (`--strict`).
     strict: bool,
+    /// The web page showing the game (`--display`).
+    display: Option<Display>,
 }
 
 fn new_board() -> Loa {
@@ -62,6 +65,29 @@ impl<W: Write, E: Write> Session<W, E> {
             err,
             log: None,
             strict,
+            display: None,
+        }
+    }
+
+    /// The game as it stands now, for `--display`.
+    pub fn board(&self) -> &Loa {
+        &self.board
+    }
+
+    /// Who is played by the program: black, white.
+    pub fn auto(&self) -> [bool; 2] {
+        self.auto
+    }
+
+    /// Shows the game on `display` from now on.
+    pub fn display_on(&mut self, display: Display) {
+        self.display = Some(display);
+    }
+
+    /// Tells the page, if there is one, what changed.
+    fn show(&self, change: Change) {
+        if let Some(display) = &self.display {
+            display.show(&self.board, self.auto, self.playing, change);
         }
     }
 
@@ -115,6 +141,7 @@ impl<W: Write, E: Write> Session<W, E> {
             let line = text::result(winner);
             writeln!(self.out, "{line}")?;
             self.log_line(&format!("# {}", line.trim_start_matches("* ")))?;
+            self.show(Change::Other);
             return Ok(true);
         }
         let side = self.board.side_to_move();
@@ -127,6 +154,7 @@ impl<W: Write, E: Write> Session<W, E> {
                 text::side_name(side)
             )?;
             self.board.make(Move::PASS);
+            self.show(Change::Moved("pass".to_owned()));
             self.log_line(&format!("# {} passes", text::side_name(side)))?;
             return Ok(true);
         }
@@ -138,6 +166,7 @@ impl<W: Write, E: Write> Session<W, E> {
         writeln!(self.out, "{}", text::ai_move(&name))?;
         self.out.flush()?;
         self.board.make(m);
+        self.show(Change::Moved(name.clone()));
         self.log_line(&name)?;
         Ok(true)
     }
@@ -176,16 +205,26 @@ impl<W: Write, E: Write> Session<W, E> {
                 self.board = new_board();
                 self.playing = true;
                 self.ai.new_game();
+                self.show(Change::Reset);
                 self.log_line("new")?;
             }
             Command::Move(text) => return self.typed_move(&text),
-            Command::Auto(side) => self.auto[index(side)] = true,
-            Command::Manual(side) => self.auto[index(side)] = false,
+            Command::Auto(side) => {
+                self.auto[index(side)] = true;
+                self.show(Change::Other);
+            }
+            Command::Manual(side) => {
+                self.auto[index(side)] = false;
+                self.show(Change::Other);
+            }
             Command::Set {
                 square,
                 piece,
                 next,
-            } => self.set(&square, piece, next)?,
+            } => {
+                self.set(&square, piece, next)?;
+                self.show(Change::Other);
+            }
             Command::Dump => {
                 write!(self.out, "{}", text::dump(&self.board))?;
                 self.out.flush()?;
@@ -207,7 +246,9 @@ impl<W: Write, E: Write> Session<W, E> {
         } else {
             match self.board.parse_move(text) {
                 Some(m) if !m.is_pass() => {
+                    let name = self.board.move_name(m);
                     self.board.make(m);
+                    self.show(Change::Moved(name));
                     self.log_line(text)?;
                     return Ok(None);
                 }
