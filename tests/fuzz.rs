@@ -48,7 +48,8 @@ struct Plan {
     /// Valid matches at once.
     lanes: usize,
     sizes: Vec<BoardSize>,
-    /// Play clocks of the valid matches, seconds.
+    /// Start and play clocks of the valid matches, seconds.
+    start_clocks: Vec<u64>,
     play_clocks: Vec<u64>,
     /// More `serve` arguments (e.g. `--margin-ms`, `--no-ponder`).
     serve_args: Vec<String>,
@@ -360,7 +361,7 @@ fn valid_match(
 ) -> Result<(), String> {
     let dialect = any_dialect(rng);
     let ours = any_color(rng);
-    let start_clock = rng.random_range(1..=2u64);
+    let start_clock = *f.plan.start_clocks.choose(rng).unwrap();
     let start = start_message(
         dialect,
         id,
@@ -1033,7 +1034,7 @@ where
 }
 
 /// A short seeded run in `cargo test`: a few hundred messages, small boards, searches of
-/// 100 ms at a 1 s clock (the 900 ms left is slack for a loaded machine).
+/// 200 ms at a 2 s clock (the rest is slack for a loaded machine, as in `server::`).
 #[test]
 fn fuzz_protocol_briefly() {
     let plan = Plan {
@@ -1043,8 +1044,9 @@ fn fuzz_protocol_briefly() {
         time_limit: Duration::from_secs(8),
         lanes: 1,
         sizes: parse_list("3x5,4x5,5x5"),
-        play_clocks: vec![1],
-        serve_args: ["--margin-ms", "900", "--no-ponder", "--hash-mb", "64"]
+        start_clocks: vec![10],
+        play_clocks: vec![2],
+        serve_args: ["--margin-ms", "1800", "--no-ponder", "--hash-mb", "64"]
             .map(String::from)
             .to_vec(),
         abandon: false,
@@ -1075,6 +1077,7 @@ fn fuzz_protocol() {
         time_limit: Duration::from_secs(env("GGP_FUZZ_SECONDS", "900").parse().unwrap()),
         lanes: env("GGP_FUZZ_LANES", "2").parse().unwrap(),
         sizes: parse_list(&env("GGP_FUZZ_SIZES", "3x5,5x5,6x6,4x6,7x5,8x8")),
+        start_clocks: vec![1, 2],
         play_clocks: parse_list(&env("GGP_FUZZ_CLOCKS", "1,2")),
         serve_args: env("GGP_FUZZ_SERVE_ARGS", "")
             .split_whitespace()
