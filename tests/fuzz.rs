@@ -19,6 +19,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ggp_player::games::breakthrough::{Board, BoardSize, Color};
+use ggp_player::player::handler;
+use ggp_player::player::server::MAX_BODY_BYTES;
 use ggp_player::sexpr::Sexpr;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -29,13 +31,11 @@ use crate::controller::{
     parse_move_reply, plain_list, random_move, read_reply, start_message, try_send_raw,
 };
 
-/// The server's body limit (`player::server::MAX_BODY_BYTES`).
-const BODY_LIMIT: usize = 1 << 20;
 /// Matches the server plays at once (its `--max-matches`).
 const MAX_MATCHES: usize = 8;
-/// The server frees a match quiet for its clocks plus this (`handler::IDLE_GRACE`), and
-/// looks every second; the fuzzer counts two seconds more.
-const IDLE_GRACE: Duration = Duration::from_secs(32);
+/// The server frees a match quiet for its clocks plus its grace, and looks every second;
+/// the fuzzer counts two seconds more.
+const IDLE_GRACE: Duration = Duration::from_secs(handler::IDLE_GRACE.as_secs() + 2);
 
 /// One run of the fuzzer.
 struct Plan {
@@ -662,7 +662,7 @@ fn bad_message(f: &Fuzzer, rng: &mut Xoshiro256PlusPlus, junk: &mut Junk) {
             f.expect("non-UTF-8", &bytes, status_in(&[400, 404]));
         }
         8 => {
-            let length = BODY_LIMIT + rng.random_range(1..100_000);
+            let length = MAX_BODY_BYTES + rng.random_range(1..100_000);
             let filler = *[b' ', b'(', b'x', 0xff].choose(rng).unwrap();
             let mut bytes = if rng.random_bool(0.7) {
                 d.head(length).into_bytes()
