@@ -1,19 +1,17 @@
 //! The GGP server over real HTTP: the tests act as the game controller (and as a random
 //! opponent), speaking raw HTTP/1.0 over TCP exactly as the Dresden GameController and
-//! ggp-base's match server do (`shared/PROTOCOL.md`, `shared/reference/wire/`): bare-LF
-//! header lines, no Host header from Dresden, and reading each reply until EOF.
+//! ggp-base's match server do ([`crate::controller`], `shared/PROTOCOL.md`,
+//! `shared/reference/wire/`): bare-LF header lines, no Host header from Dresden, and
+//! reading each reply until EOF.
 
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ggp_player::agent::AgentConfig;
-use ggp_player::games::breakthrough::gdl::{
-    breakthrough_rules, breakthrough_rules_variant, course_style_rules,
-};
-use ggp_player::games::breakthrough::{Board, BoardSize, Color, Move, MoveList, Variant};
+use ggp_player::games::breakthrough::gdl::{breakthrough_rules, breakthrough_rules_variant};
+use ggp_player::games::breakthrough::{Board, BoardSize, Color, Move, Variant};
 use ggp_player::gdl::{Gdl, Term};
 use ggp_player::player::protocol::Request;
 use ggp_player::player::{Player, PlayerConfig, ServeConfig, server};
@@ -23,6 +21,10 @@ use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::common::{init_test_logging, reference_dir, scramble};
+use crate::controller::{
+    Dialect, Reply, check_move_reply, course_rules, info, is_over, joint_move, moves_message,
+    plain_list, post, random_move, send_raw, start_message, start_message_as,
+};
 
 /// Play clock of the test matches, and the start clock.
 const TEST_CLOCK: Duration = Duration::from_secs(2);
@@ -33,8 +35,6 @@ const START_CLOCK: Duration = Duration::from_secs(10);
 const TEST_MARGIN: Duration = Duration::from_millis(1800);
 /// Play clock of the reply-time measurement.
 const PLAY_CLOCK: Duration = Duration::from_secs(1);
-/// How long a client waits for EOF before declaring that the server kept the connection.
-const READ_TIMEOUT: Duration = Duration::from_secs(5);
 
 // ---------------------------------------------------------------------------------------
 // An in-process server on an ephemeral port.
@@ -85,275 +85,6 @@ impl Drop for TestServer {
             rt.shutdown_background();
         }
     }
-}
-
-// ---------------------------------------------------------------------------------------
-// Raw HTTP as the controllers speak it.
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Dialect {
-    /// Upper-case rules, role and moves; no Host header.
-    Dresden,
-    /// The rules' own case, spaced terms `( PLAY m (( move 1 2 1 3 ) noop ) )`.
-    GgpBase,
-}
-
-impl Dialect {
-    fn move_symbol(self) -> &'static str {
-        match self {
-            Dialect::Dresden => "MOVE",
-            Dialect::GgpBase => "move",
-        }
-    }
-
-    fn noop(self) -> &'static str {
-        match self {
-            Dialect::Dresden => "NOOP",
-            Dialect::GgpBase => "noop",
-        }
-    }
-
-    /// The whole request as the controller writes it: bare-LF headers, then the body
-    /// followed by a newline (both controllers use Java's `println`).
-    fn request(self, body: &str) -> Vec<u8> {
-        let headers = match self {
-            Dialect::Dresden => format!(
-                "POST / HTTP/1.0\nAccept: text/delim\nSender: Gamecontroller\nReceiver: 127.0.0.1\n\
-                 Content-type: text/acl\nContent-length: {}\n\n",
-                body.len()
-            ),
-            Dialect::GgpBase => format!(
-                "POST / HTTP/1.0\nAccept: text/delim\nHost: 127.0.0.1\nSender: GAMESERVER\n\
-                 Receiver: player\nContent-Type: text/acl\nContent-Length: {}\n\n",
-                body.len()
-            ),
-        };
-        let mut bytes = headers.into_bytes();
-        bytes.extend_from_slice(body.as_bytes());
-        bytes.push(b'\n');
-        bytes
-    }
-}
-
-#[derive(Debug)]
-struct Reply {
-    status: u16,
-    headers: String,
-    body: String,
-    /// From before connecting to EOF (Dresden counts its clock from the connect).
-    elapsed: Duration,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers.lines().find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
-        })
-    }
-
-    /// A successful reply with `text/acl`, `Connection: close` and an exact Content-Length.
-    fn ok(&self) -> &str {
-        assert_eq!(self.status, 200, "{self:?}");
-        assert_eq!(self.header("content-type"), Some("text/acl"), "{self:?}");
-        self.checked_framing();
-        &self.body
-    }
-
-    /// An error reply: 4xx, one line of plain text.
-    fn error(&self) -> &str {
-        assert!((400..500).contains(&self.status), "{self:?}");
-        assert!(
-            self.header("content-type")
-                .is_some_and(|t| t.starts_with("text/plain")),
-            "{self:?}"
-        );
-        self.checked_framing();
-        let line = self.body.strip_suffix('\n').unwrap_or(&self.body);
-        assert!(!line.is_empty() && !line.contains('\n'), "{self:?}");
-        line
-    }
-
-    fn checked_framing(&self) {
-        assert!(
-            self.header("connection")
-                .is_some_and(|c| c.eq_ignore_ascii_case("close")),
-            "{self:?}"
-        );
-        assert_eq!(
-            self.header("content-length")
-                .map(|l| l.parse::<usize>().unwrap()),
-            Some(self.body.len()),
-            "{self:?}"
-        );
-    }
-}
-
-/// Sends `bytes`, reads until EOF (failing if the server keeps the connection open).
-fn send_raw(addr: SocketAddr, bytes: &[u8]) -> Reply {
-    let start = Instant::now();
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(READ_TIMEOUT)).unwrap();
-    stream.write_all(bytes).unwrap();
-    let mut raw = Vec::new();
-    if let Err(e) = stream.read_to_end(&mut raw) {
-        panic!(
-            "no EOF after the reply ({e}; {:?} so far): {:?}",
-            start.elapsed(),
-            String::from_utf8_lossy(&raw)
-        );
-    }
-    let elapsed = start.elapsed();
-    let text = String::from_utf8(raw).expect("UTF-8 reply");
-    let (head, body) = text.split_once("\r\n\r\n").expect("header block");
-    let (status_line, headers) = head.split_once("\r\n").unwrap_or((head, ""));
-    let mut parts = status_line.split_whitespace();
-    assert!(
-        parts.next().unwrap().starts_with("HTTP/1."),
-        "{status_line}"
-    );
-    Reply {
-        status: parts.next().unwrap().parse().unwrap(),
-        headers: headers.to_owned(),
-        body: body.to_owned(),
-        elapsed,
-    }
-}
-
-fn post(addr: SocketAddr, dialect: Dialect, body: &str) -> Reply {
-    send_raw(addr, &dialect.request(body))
-}
-
-fn info(addr: SocketAddr) -> String {
-    post(addr, Dialect::GgpBase, "( INFO )").ok().to_owned()
-}
-
-// ---------------------------------------------------------------------------------------
-// Messages in each dialect.
-
-/// The course's rules for a board, in our course-style form (the kiosk's structure and
-/// symbols, the size-10 defect too).
-fn course_rules(size: BoardSize) -> Vec<Sexpr> {
-    Sexpr::parse_all(&course_style_rules(size)).unwrap()
-}
-
-/// ggp-base's printing: `( move 1 2 1 3 )` for a term.
-fn spaced(e: &Sexpr) -> String {
-    match e {
-        Sexpr::Atom(a) => a.clone(),
-        Sexpr::List(items) => {
-            let inner: Vec<String> = items.iter().map(spaced).collect();
-            format!("( {} )", inner.join(" "))
-        }
-    }
-}
-
-/// ggp-base's printing of a list of terms (the rules, a joint move): `(( a ) b )`.
-fn spaced_list(items: &[Sexpr]) -> String {
-    let inner: Vec<String> = items.iter().map(spaced).collect();
-    format!("({} )", inner.join(" "))
-}
-
-fn plain_list(items: &[Sexpr]) -> String {
-    Sexpr::list(items.to_vec()).to_string()
-}
-
-fn start_message(
-    dialect: Dialect,
-    id: &str,
-    role: Color,
-    rules: &[Sexpr],
-    start_clock: u64,
-    play_clock: &str,
-) -> String {
-    start_message_as(
-        dialect,
-        id,
-        role.role_name(),
-        rules,
-        start_clock,
-        play_clock,
-    )
-}
-
-fn start_message_as(
-    dialect: Dialect,
-    id: &str,
-    role: &str,
-    rules: &[Sexpr],
-    start_clock: u64,
-    play_clock: &str,
-) -> String {
-    match dialect {
-        Dialect::Dresden => format!(
-            "(START {id} {} {} {start_clock} {play_clock})",
-            role.to_ascii_uppercase(),
-            plain_list(rules).to_ascii_uppercase()
-        ),
-        Dialect::GgpBase => format!(
-            "( START {id} {role} {} {start_clock} {play_clock} )",
-            spaced_list(rules)
-        ),
-    }
-}
-
-/// PLAY or STOP with the previous joint move (`None`: NIL).
-fn moves_message(dialect: Dialect, keyword: &str, id: &str, joint: Option<&[Sexpr]>) -> String {
-    match (dialect, joint) {
-        (Dialect::Dresden, None) => format!("({keyword} {id} NIL)"),
-        (Dialect::Dresden, Some(j)) => format!("({keyword} {id} {})", plain_list(j)),
-        (Dialect::GgpBase, None) => format!("( {keyword} {id} NIL )"),
-        (Dialect::GgpBase, Some(j)) => format!("( {keyword} {id} {} )", spaced_list(j)),
-    }
-}
-
-fn move_term(dialect: Dialect, board: &Board, mv: Move) -> Sexpr {
-    let (x1, y1, x2, y2) = board.move_coords(mv);
-    Sexpr::parse(&format!("({} {x1} {y1} {x2} {y2})", dialect.move_symbol())).unwrap()
-}
-
-/// The joint move `[white, black]` in which the side to move plays `mv`.
-fn joint_move(dialect: Dialect, board: &Board, mv: Move) -> Vec<Sexpr> {
-    let term = move_term(dialect, board, mv);
-    let noop = Sexpr::atom(dialect.noop());
-    match board.side_to_move() {
-        Color::White => vec![term, noop],
-        Color::Black => vec![noop, term],
-    }
-}
-
-/// The reply to a PLAY on our turn: a legal move of `board`, in the rules' spelling.
-fn check_move_reply(reply: &str, board: &Board, dialect: Dialect) -> Move {
-    let term = Sexpr::parse(reply).unwrap_or_else(|e| panic!("reply {reply:?}: {e}"));
-    let items = term
-        .as_list()
-        .unwrap_or_else(|| panic!("reply {reply:?} is not a move"));
-    assert_eq!(items.len(), 5, "{reply}");
-    assert_eq!(
-        items[0].as_atom(),
-        Some(dialect.move_symbol()),
-        "the reply must spell move as the rules do: {reply}"
-    );
-    let c: Vec<u32> = items[1..]
-        .iter()
-        .map(|a| a.as_atom().unwrap().parse().unwrap())
-        .collect();
-    board
-        .find_move(c[0], c[1], c[2], c[3])
-        .unwrap_or_else(|| panic!("illegal reply {reply} in\n{board:?}"))
-}
-
-fn is_over(board: &Board) -> bool {
-    let mut list = MoveList::default();
-    board.generate_moves(&mut list);
-    board.winner().is_some() || list.is_empty()
-}
-
-fn random_move(board: &Board, rng: &mut Xoshiro256PlusPlus) -> Move {
-    let mut list = MoveList::default();
-    board.generate_moves(&mut list);
-    let moves: Vec<Move> = list.iter().collect();
-    *moves.choose(rng).unwrap()
 }
 
 // ---------------------------------------------------------------------------------------

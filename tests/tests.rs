@@ -3,8 +3,10 @@
 mod ataxx;
 mod cli;
 mod common;
+mod controller;
 mod cs61b;
 mod engine;
+mod fuzz;
 mod games;
 mod gdl;
 mod general;
