@@ -285,7 +285,7 @@ mod tests {
                 .is_ok()
         );
         assert!(
-            start.elapsed() < Duration::from_secs(1),
+            start.elapsed() < Duration::from_secs(3),
             "{:?}",
             start.elapsed()
         );
@@ -326,7 +326,7 @@ mod tests {
     async fn searches_at_once_share_the_cores_and_none_waits() {
         let service = SearchService::new(2);
         let start = Instant::now();
-        let deadline = start + Duration::from_millis(300);
+        let deadline = start + Duration::from_millis(1000);
         let pendings: Vec<_> = (0..4)
             .map(|_| {
                 service
@@ -349,7 +349,7 @@ mod tests {
                 .unwrap();
             // Every search began long before the first could have ended (a queue would
             // have started the later ones only at the deadline).
-            assert!(began < Duration::from_millis(250), "{began:?}");
+            assert!(began < Duration::from_millis(900), "{began:?}");
             shares.push(threads);
         }
         assert_eq!(shares, [2, 1, 1, 1]);
@@ -389,7 +389,7 @@ mod tests {
                 .is_ok()
         );
         assert!(
-            start.elapsed() < Duration::from_secs(1),
+            start.elapsed() < Duration::from_secs(3),
             "{:?}",
             start.elapsed()
         );

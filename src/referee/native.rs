@@ -18,8 +18,15 @@ use crate::games::{self, GameSpec};
 use crate::search::{Limits, clock};
 
 /// Kept back from the play clock when an agent is told its deadline: what it takes to
-/// stop a search and hand back its move (a few milliseconds), with room to spare.
-pub const MARGIN: Duration = Duration::from_millis(50);
+/// stop a search and hand back its move (a few milliseconds), with room for a busy
+/// machine, where a search thread waits its turn for a core (tens of milliseconds, more
+/// at several runnable threads a core): 100 ms, or a twentieth of a long clock, and never
+/// more than half the clock.
+pub fn margin(play_clock: Duration) -> Duration {
+    (play_clock / 20)
+        .max(Duration::from_millis(100))
+        .min(play_clock / 2)
+}
 
 /// An in-process agent given as `agent:random`, `agent:greedy[:EVAL]`,
 /// `agent:alphabeta[:EVAL]` (the game's default evaluation unless named),
@@ -125,7 +132,7 @@ pub trait Mover<G: Game> {
     fn observe(&mut self, _position: &G, _mv: G::Move) {}
 }
 
-/// An agent told its deadline: the clock less [`MARGIN`].
+/// An agent told its deadline: the clock less its [`margin`].
 struct Timed<G: Game> {
     agent: Agent<G>,
     play_clock: Duration,
@@ -133,7 +140,8 @@ struct Timed<G: Game> {
 
 impl<G: Game> Mover<G> for Timed<G> {
     fn next_move(&mut self, position: &G, _ply: usize, earlier: &[u64]) -> Result<G::Move, Fault> {
-        let deadline = clock::move_time(Instant::now(), self.play_clock, MARGIN).search_until;
+        let deadline =
+            clock::move_time(Instant::now(), self.play_clock, margin(self.play_clock)).search_until;
         self.agent
             .choose(position, &Limits::until(deadline), earlier)
             .map(|c| c.mv)
@@ -450,6 +458,16 @@ mod tests {
     use super::*;
     use crate::games::start;
     use crate::games::walk::spec::WalkSpec;
+
+    #[test]
+    fn the_margin_grows_with_the_clock_and_leaves_half_of_a_short_one() {
+        let ms = Duration::from_millis;
+        assert_eq!(margin(ms(100)), ms(50));
+        assert_eq!(margin(ms(250)), ms(100));
+        assert_eq!(margin(ms(1000)), ms(100));
+        assert_eq!(margin(ms(5000)), ms(250));
+        assert_eq!(margin(Duration::ZERO), Duration::ZERO);
+    }
 
     #[test]
     fn parses_agents_and_refuses_others() {
