@@ -99,7 +99,7 @@ def legs(args, rules_dir):
                     check=True, capture_output=True, text=True,
                 ).stdout
                 with open(path, "w") as f:
-                    f.write(scramble(ours, seed=len(size) * 1000 + int(size[0])))
+                    f.write(scramble(ours, seed=size))
             out.append((f"{dialect}-scrambled-{size}", ["--dialect", dialect, "--rules", path]))
         if os.path.exists(TEMPLATE):
             path = os.path.join(rules_dir, "course_10x10.kif")

@@ -126,3 +126,18 @@ pub fn ask_program(program: &str, request: &str) -> Reply {
         took: started.elapsed(),
     }
 }
+
+/// The Breakthrough move a referee's record writes as `(move x1 y1 x2 y2)`, if it is
+/// legal on `board`.
+#[allow(dead_code)]
+pub fn move_of_record(
+    board: &ggp_player::games::breakthrough::Board,
+    text: &str,
+) -> Option<ggp_player::games::breakthrough::Move> {
+    let term = ggp_player::sexpr::Sexpr::parse(text).ok()?;
+    let n: Vec<u32> = term.as_list()?[1..]
+        .iter()
+        .map(|a| a.as_atom()?.parse().ok())
+        .collect::<Option<_>>()?;
+    board.find_move(*n.first()?, *n.get(1)?, *n.get(2)?, *n.get(3)?)
+}

@@ -5,13 +5,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use crate::common::move_of_record;
 use ggp_player::games::breakthrough::spec::Breakthrough;
 use ggp_player::games::breakthrough::{Board, MoveList};
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::ggp_match::{GgpGame, MatchSpec};
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::record::{FaultKind, MatchRecord};
-use ggp_player::sexpr::Sexpr;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
@@ -49,14 +49,7 @@ async fn play_match(
 fn check_record(record: &MatchRecord, size: &str) {
     let mut board = Board::new(size.parse().unwrap());
     for text in &record.moves {
-        let term = Sexpr::parse(text).unwrap();
-        let n: Vec<u32> = term.as_list().unwrap()[1..]
-            .iter()
-            .map(|a| a.as_atom().unwrap().parse().unwrap())
-            .collect();
-        let m = board
-            .find_move(n[0], n[1], n[2], n[3])
-            .unwrap_or_else(|| panic!("{text} illegal"));
+        let m = move_of_record(&board, text).unwrap_or_else(|| panic!("{text} illegal"));
         assert!(board.goals().is_none(), "a move after the end");
         board.make(m);
     }

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::common::move_of_record;
 use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::log::{
     EnableParams as LogEnable, EventEntryAdded, LogEntryLevel,
@@ -25,7 +26,6 @@ use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::ggp_match::{GgpGame, MatchSpec};
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::record::MatchRecord;
-use ggp_player::sexpr::Sexpr;
 use serde_json::Value;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -40,6 +40,33 @@ fn have_chromium(test: &str) -> bool {
         println!("skipped {test}: chromium not found at {CHROMIUM} (apt-get install chromium)");
     }
     found
+}
+
+/// The browser's turn for `test` (one test at a time has it); `None`, after the skip
+/// line, without chromium.
+async fn browser_turn(test: &str) -> Option<tokio::sync::MutexGuard<'static, ()>> {
+    if !have_chromium(test) {
+        return None;
+    }
+    Some(ONE_BROWSER.lock().await)
+}
+
+/// What a console-error listener collects from a page.
+type Errors = std::sync::Arc<Mutex<Vec<String>>>;
+
+/// A player (100 ms margin) and a browser with its page open: the address, the player's
+/// stop handle, the browser, the page and its console errors.
+async fn open_player_page() -> (
+    String,
+    tokio::sync::oneshot::Sender<()>,
+    Chromium,
+    Page,
+    Errors,
+) {
+    let (addr, stop) = start_player(100).await;
+    let chromium = Chromium::launch().await;
+    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    (addr, stop, chromium, page, errors)
 }
 
 /// The player with its page, on a free port of this process's runtime; its address.
@@ -116,16 +143,12 @@ impl Chromium {
 
     /// Opens `url` with listeners for console errors, exceptions and failed loads; the
     /// page, and the errors seen so far (grows as the page runs).
-    async fn open(&self, url: &str) -> (Page, std::sync::Arc<Mutex<Vec<String>>>) {
+    async fn open(&self, url: &str) -> (Page, Errors) {
         self.open_with(url, None).await
     }
 
     /// [`Chromium::open`], running `init` in the page before its own scripts.
-    async fn open_with(
-        &self,
-        url: &str,
-        init: Option<&str>,
-    ) -> (Page, std::sync::Arc<Mutex<Vec<String>>>) {
+    async fn open_with(&self, url: &str, init: Option<&str>) -> (Page, Errors) {
         let page = self.browser.new_page("about:blank").await.unwrap();
         if let Some(init) = init {
             page.evaluate_on_new_document(init).await.unwrap();
@@ -214,12 +237,7 @@ fn boards_of(record: &MatchRecord, size: &str) -> Vec<String> {
     let mut board = Board::new(size.parse().unwrap());
     let mut out = vec![rows_of(&board)];
     for text in &record.moves {
-        let term = Sexpr::parse(text).unwrap();
-        let n: Vec<u32> = term.as_list().unwrap()[1..]
-            .iter()
-            .map(|a| a.as_atom().unwrap().parse().unwrap())
-            .collect();
-        let m = board.find_move(n[0], n[1], n[2], n[3]).unwrap();
+        let m = move_of_record(&board, text).unwrap();
         board.make(m);
         out.push(rows_of(&board));
     }
@@ -232,13 +250,10 @@ fn errors_of(errors: &Mutex<Vec<String>>) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_loads_without_console_errors() {
-    if !have_chromium("web::the_page_loads_without_console_errors") {
+    let Some(_one) = browser_turn("web::the_page_loads_without_console_errors").await else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
-    let (addr, _stop) = start_player(100).await;
-    let chromium = Chromium::launch().await;
-    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    };
+    let (_, _stop, chromium, page, errors) = open_player_page().await;
     wait_for(
         &page,
         "document.getElementById('conn').textContent === 'live' && document.getElementById('game').options.length > 0",
@@ -262,13 +277,10 @@ async fn the_page_loads_without_console_errors() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bad_api_request_gets_a_clear_4xx() {
-    if !have_chromium("web::a_bad_api_request_gets_a_clear_4xx") {
+    let Some(_one) = browser_turn("web::a_bad_api_request_gets_a_clear_4xx").await else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
-    let (addr, _stop) = start_player(100).await;
-    let chromium = Chromium::launch().await;
-    let (page, _) = chromium.open(&format!("http://{addr}/")).await;
+    };
+    let (addr, _stop, chromium, page, _) = open_player_page().await;
     wait_for(
         &page,
         "document.getElementById('conn').textContent === 'live'",
@@ -537,19 +549,18 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_referee_match_appears_and_its_board_follows_every_move() {
-    if !have_chromium("web::a_referee_match_appears_and_its_board_follows_every_move") {
+    let Some(_one) =
+        browser_turn("web::a_referee_match_appears_and_its_board_follows_every_move").await
+    else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
+    };
     watch_a_match("5x6", None).await;
 }
 
 /// A game against the engine on the page, played by clicks to its end: the person's
 /// piece, then a highlighted target, the first ones each turn.
 async fn play_by_clicks(size: &str, think_ms: u32, screenshot: Option<&Path>) {
-    let (addr, _stop) = start_player(100).await;
-    let chromium = Chromium::launch().await;
-    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    let (_, _stop, chromium, page, errors) = open_player_page().await;
     wait_for(
         &page,
         "document.getElementById('game').options.length > 0",
@@ -645,10 +656,11 @@ async fn play_by_clicks(size: &str, think_ms: u32, screenshot: Option<&Path>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_the_engine_is_played_to_its_end_by_clicks() {
-    if !have_chromium("web::a_game_against_the_engine_is_played_to_its_end_by_clicks") {
+    let Some(_one) =
+        browser_turn("web::a_game_against_the_engine_is_played_to_its_end_by_clicks").await
+    else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
+    };
     play_by_clicks("4x5", 100, None).await;
 }
 
@@ -675,13 +687,10 @@ async fn cells(page: &Page) -> Vec<Vec<String>> {
 /// jump (a piece, then a square two away) are both played by two clicks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ataxx_clones_and_jumps_are_played_by_clicks() {
-    if !have_chromium("web::ataxx_clones_and_jumps_are_played_by_clicks") {
+    let Some(_one) = browser_turn("web::ataxx_clones_and_jumps_are_played_by_clicks").await else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
-    let (addr, _stop) = start_player(100).await;
-    let chromium = Chromium::launch().await;
-    let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
+    };
+    let (_, _stop, chromium, page, errors) = open_player_page().await;
     wait_for(
         &page,
         "[...document.getElementById('game').options].some(o => o.value === 'ataxx')",
@@ -778,10 +787,10 @@ async fn ataxx_clones_and_jumps_are_played_by_clicks() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn loa_display_is_played_by_clicks_in_the_browser() {
     use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
-    if !have_chromium("web::loa_display_is_played_by_clicks_in_the_browser") {
+    let Some(_one) = browser_turn("web::loa_display_is_played_by_clicks_in_the_browser").await
+    else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
+    };
     let mut loa = tokio::process::Command::new(env!("CARGO_BIN_EXE_loa"))
         .arg("--display")
         .stdin(std::process::Stdio::piped())
@@ -995,10 +1004,9 @@ async fn save_screenshot(page: &Page, path: &Path) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "writes docs/*.png: run by hand when the page changes"]
 async fn screenshots() {
-    if !have_chromium("web::screenshots") {
+    let Some(_one) = browser_turn("web::screenshots").await else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
+    };
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
     std::fs::create_dir_all(&docs).unwrap();
     watch_a_match("6x6", Some(&docs.join("page-live-match.png"))).await;

@@ -58,7 +58,8 @@ impl SearchService {
         }
     }
 
-    pub fn cores(&self) -> usize {
+    #[cfg(test)]
+    pub(super) fn cores(&self) -> usize {
         self.cores
     }
 
