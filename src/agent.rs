@@ -194,32 +194,11 @@ impl<G: Game> Agent<G> {
     }
 
     /// The legal move that wins at once, or else one of those after which the opponent's
-    /// position evaluates worst for it (the first to move there, or a random one of equals).
+    /// position evaluates worst for it (a random one of equals).
     fn greedy_move(&mut self, position: &G) -> Option<G::Move> {
-        let mut list = G::MoveList::default();
-        position.generate_moves(&mut list);
-        let mut best: Vec<G::Move> = Vec::new();
-        let mut best_score = i64::MIN;
-        let mut child = position.clone();
-        for &mv in list.as_slice() {
-            child.make(mv);
-            // From the mover's view: the opponent's loss is a win, and so on.
-            let score = match game::result(&child) {
-                Some(game::Outcome::Loss) => i64::MAX,
-                Some(game::Outcome::Win) => i64::MIN + 1,
-                Some(game::Outcome::Draw) => 0,
-                None => -i64::from(self.evaluator.evaluate(&child)),
-            };
-            child.unmake(mv);
-            if score > best_score {
-                best_score = score;
-                best.clear();
-            }
-            if score == best_score {
-                best.push(mv);
-            }
-        }
-        best.choose(&mut self.rng).copied()
+        search::greedy_moves(position, self.evaluator, &[])
+            .choose(&mut self.rng)
+            .copied()
     }
 
     /// One of the moves plain minimax to the configured depth values best (at random

@@ -143,6 +143,52 @@ fn forced_evacuation_is_obeyed() {
 }
 
 #[test]
+fn with_no_time_left_the_last_piece_still_finds_the_last_hole() {
+    // White's goal camp (Black's home) is full but for 2,3; White's last piece waits on
+    // 5,0, just outside it. Stepping 1,4 into the hole and back is as advancing as any
+    // play; the hole must travel to the waiting piece instead (3,2, then 4,1), which
+    // the race evaluation sees one play ahead. No time is left: nothing is searched.
+    let rows = [
+        "WWWWWW..........",
+        "WWWWW...........",
+        "WWWW............",
+        "WW..............",
+        "WW..............",
+        "................",
+        "................",
+        "...BBBBBBB......",
+        "...BBBBBBB......",
+        "....BBBBB.......",
+        "................",
+        "................",
+        "................",
+        "................",
+        "................",
+        "................",
+    ];
+    let mut position = Input::parse(&format!("GAME\nWHITE\n0.3\n{}\n", rows.join("\n")))
+        .unwrap()
+        .position;
+    let dir = scratch("last-hole");
+    for _ in 0..6 {
+        let (_, m, report) = play(&dir, &input(Mode::Game, 0.0, &position));
+        assert!(report.contains("no time to search"), "{report}");
+        position.make(m);
+        if position.decided().is_some() {
+            assert_eq!(position.decided(), Some(Outcome::Loss), "{position}");
+            std::fs::remove_dir_all(&dir).unwrap();
+            return;
+        }
+        // Black shuffles one piece far from the camp.
+        let black = position
+            .parse_play("E 8,9 8,10")
+            .or_else(|_| position.parse_play("E 8,10 8,9"));
+        position.make(black.unwrap());
+    }
+    panic!("White did not fill its camp in 6 plays:\n{position}");
+}
+
+#[test]
 fn blank_lines_carriage_returns_and_trailing_spaces_are_read() {
     let (text, answer) = EXAMPLES[0];
     let messy = format!(
@@ -293,6 +339,11 @@ fn the_master_judges_garbage_silence_and_overrunning_programs() {
     let (f, _) = fault("echo 'no idea' >&2; exit 3", long, long);
     assert!(
         matches!(&f, Fault::NoAnswer(why) if why.contains("no output.txt") && why.contains("no idea")),
+        "{f:?}"
+    );
+    let (f, _) = fault("relative/path/to/agent", long, long);
+    assert!(
+        matches!(&f, Fault::NoAnswer(why) if why.contains("not found") && why.contains("from the root")),
         "{f:?}"
     );
     // CPU time past the budget loses even with a legal play written.

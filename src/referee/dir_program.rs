@@ -114,10 +114,17 @@ impl<G: Game> DirProgram<G> {
         let output = dir.join(self.protocol.output);
         let Some(text) = read_at_most(&output) else {
             let err = read_at_most(&stderr_path).unwrap_or_default();
-            let why = match err.lines().find(|l| !l.trim().is_empty()) {
+            let mut why = match err.lines().find(|l| !l.trim().is_empty()) {
                 Some(line) => format!("{}; stderr: {}", finished.status, line.trim()),
                 None => finished.status.to_string(),
             };
+            // The shell's "command not found": most often a relative path, which the
+            // fresh directory does not resolve.
+            if finished.status.code() == Some(127) {
+                why.push_str(
+                    "; the command runs in a fresh directory, so give its paths from the root",
+                );
+            }
             return Err(Fault::NoAnswer(format!(
                 "no {} ({why})",
                 self.protocol.output

@@ -6,6 +6,7 @@ mod busy;
 pub mod clock;
 pub mod cpu;
 mod dfpn;
+mod greedy;
 mod limits;
 pub mod minimax;
 pub mod score;
@@ -15,6 +16,7 @@ mod tt;
 
 pub use alphabeta::{Options, quick_move, search, search_with};
 pub use dfpn::solve_dfpn;
+pub use greedy::greedy_moves;
 pub use limits::{Limits, MAX_DEPTH};
 pub use solver::{Solution, max_ply, solve};
 pub use stats::{IterationStats, SearchResult, rate};

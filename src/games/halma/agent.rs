@@ -74,7 +74,11 @@ pub fn play(dir: &Path) -> Result<Played, String> {
     };
     let m = m
         .filter(|m| legal.as_slice().contains(m))
-        .or_else(|| search::quick_move(position))
+        .or_else(|| {
+            search::greedy_moves(position, &Race, &earlier)
+                .first()
+                .copied()
+        })
         .expect("there is a legal play");
     let lines = position.output_lines(m);
     std::fs::write(dir.join(OUTPUT), &lines).map_err(|e| format!("cannot write {OUTPUT}: {e}"))?;
