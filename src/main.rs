@@ -86,6 +86,16 @@ enum Command {
         /// proof-number search; games whose positions never repeat).
         #[arg(long, value_enum, default_value_t = SolverKind::Alphabeta)]
         solver: SolverKind,
+        /// Threads for df-pn (all cores by default); alpha-beta runs on one.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: Option<u32>,
+        /// df-pn: save the solve to FILE now and then, when it stops and on Ctrl-C; if
+        /// FILE is there, resume from it (the same command carries on where it stopped).
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        /// Seconds between two saves of --checkpoint.
+        #[arg(long, default_value_t = 600.0, value_parser = parse_seconds)]
+        checkpoint_every: f64,
         #[command(flatten)]
         game: GameArgs,
     },
@@ -266,6 +276,9 @@ fn run(command: Command) -> anyhow::Result<()> {
             time,
             hash_mb,
             solver,
+            threads,
+            checkpoint,
+            checkpoint_every,
             game,
         } => {
             let name = game.game.clone();
@@ -276,6 +289,9 @@ fn run(command: Command) -> anyhow::Result<()> {
                     time,
                     hash_mb,
                     solver,
+                    threads,
+                    checkpoint,
+                    checkpoint_every,
                     game,
                 },
             )??
@@ -490,6 +506,9 @@ struct Solve {
     time: f64,
     hash_mb: usize,
     solver: SolverKind,
+    threads: Option<u32>,
+    checkpoint: Option<PathBuf>,
+    checkpoint_every: f64,
     game: GameArgs,
 }
 
@@ -499,12 +518,46 @@ impl games::Tool for Solve {
         let size = &self.size;
         let root = games::start::<S>(Some(size), self.game.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
-        let limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
+        let mut limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
         let s = match self.solver {
             SolverKind::Dfpn => {
-                search::solve_dfpn(&root, &limits, self.hash_mb).map_err(anyhow::Error::msg)?
+                let label = format!(
+                    "{} {size} {}",
+                    self.game.game,
+                    self.game.variant.as_deref().unwrap_or("(default rules)")
+                );
+                let checkpoint = self.checkpoint.as_deref().map(|path| search::Checkpoint {
+                    path,
+                    every: Duration::from_secs_f64(self.checkpoint_every),
+                    label: &label,
+                });
+                if let Some(c) = &checkpoint {
+                    if c.path.exists() {
+                        eprintln!("resuming from {}", c.path.display());
+                    }
+                    // Ctrl-C stops the solve, which then saves where it is.
+                    limits = limits.with_stop(stop_on_ctrl_c());
+                }
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let bar = solve_progress_bar();
+                let report = |p: &search::Progress| bar.report(p);
+                let options = search::DfpnOptions {
+                    threads: self.threads.map_or(cores, |t| t as usize),
+                    checkpoint,
+                    progress: Some(&report),
+                    progress_every: bar.every,
+                    ..search::DfpnOptions::new(self.hash_mb)
+                };
+                let s = search::solve_dfpn(&root, &limits, &options);
+                bar.bar.finish_and_clear();
+                s.map_err(anyhow::Error::msg)?
             }
             SolverKind::Alphabeta => {
+                if self.threads.is_some_and(|t| t > 1) || self.checkpoint.is_some() {
+                    anyhow::bail!(
+                        "--threads above 1 and --checkpoint are for --solver dfpn; the alpha-beta solver runs on one thread, from the start"
+                    );
+                }
                 search::solve(&root, &limits, &search::Table::new(self.hash_mb))
             }
         };
@@ -516,8 +569,12 @@ impl games::Tool for Solve {
             );
         }
         let Some(value) = s.value else {
+            let saved = match &self.checkpoint {
+                Some(path) => format!("; saved to {}: the same command resumes it", path.display()),
+                None => "; try a longer --time or a larger --hash-mb".to_owned(),
+            };
             anyhow::bail!(
-                "{size} was not solved within {} s ({} nodes); try a longer --time or a larger --hash-mb",
+                "{size} was not solved within {} s ({} nodes){saved}",
                 self.time,
                 s.nodes
             );
@@ -535,6 +592,55 @@ impl games::Tool for Solve {
             solution_line(&root, &s.line)
         );
         Ok(())
+    }
+}
+
+/// A flag raised by the first Ctrl-C (which then no longer ends the process at once).
+fn stop_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let raised = flag.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .ok()?;
+        runtime.block_on(tokio::signal::ctrl_c()).ok()?;
+        eprintln!("interrupted: stopping and saving");
+        raised.store(true, std::sync::atomic::Ordering::Relaxed);
+        Some(())
+    });
+    flag
+}
+
+/// The progress of a long solve: a line redrawn every second on a terminal, else one
+/// printed every minute (a log).
+struct SolveProgress {
+    bar: indicatif::ProgressBar,
+    every: Duration,
+    terminal: bool,
+}
+
+fn solve_progress_bar() -> SolveProgress {
+    use std::io::IsTerminal;
+    let terminal = std::io::stderr().is_terminal();
+    let bar = indicatif::ProgressBar::new_spinner();
+    if terminal {
+        bar.enable_steady_tick(Duration::from_millis(250));
+    }
+    SolveProgress {
+        bar,
+        every: Duration::from_secs(if terminal { 1 } else { 60 }),
+        terminal,
+    }
+}
+
+impl SolveProgress {
+    fn report(&self, p: &search::Progress) {
+        if self.terminal {
+            self.bar.set_message(p.to_string());
+        } else {
+            eprintln!("{p}");
+        }
     }
 }
 

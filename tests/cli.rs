@@ -70,6 +70,51 @@ fn the_proof_number_solver_proves_the_same_value() {
 }
 
 #[test]
+fn a_df_pn_solve_cut_short_carries_on_from_its_checkpoint() {
+    let path = std::env::temp_dir().join(format!("cli-resume-{}.ckpt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let file = path.to_str().unwrap();
+    let args = [
+        "solve",
+        "4x5",
+        "--solver",
+        "dfpn",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "16",
+        "--checkpoint",
+        file,
+    ];
+    let short = run(&[&args[..], &["--time", "0.01"]].concat());
+    let stderr = String::from_utf8_lossy(&short.stderr);
+    assert!(!short.status.success());
+    assert!(
+        stderr.contains("not solved within 0.01 s") && stderr.contains("resumes it"),
+        "{stderr}"
+    );
+    let long = run(&[&args[..], &["--time", "600"]].concat());
+    let stdout = String::from_utf8_lossy(&long.stdout);
+    let stderr = String::from_utf8_lossy(&long.stderr);
+    assert!(stderr.contains("resuming from"), "{stderr}");
+    assert!(
+        stdout.starts_with("4x5: draw for white ("),
+        "{stdout}{stderr}"
+    );
+    // The same file for other rules: refused.
+    let other = run(&[&args[..], &["--variant", "standard"]].concat());
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        !other.status.success() && stderr.contains("checkpoint of another solve"),
+        "{stderr}"
+    );
+    std::fs::remove_file(&path).unwrap();
+    // Checkpoints and threads belong to df-pn.
+    let out = run(&["solve", "3x5", "--threads", "2"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("for --solver dfpn"));
+}
+
+#[test]
 fn selfplay_plays_every_opening_with_both_colours() {
     // An evaluation against itself: each opening's two games are the same game with the
     // colours swapped, so the first side scores exactly half.

@@ -402,7 +402,8 @@ fn the_solver_and_the_search_agree_with_exhaustive_search_on_small_boards() {
         let expected = exhaustive_value(&mut board, &mut HashMap::new());
         let table = search::Table::new(16);
         let alphabeta = search::solve(&board, &Limits::default(), &table);
-        let dfpn = search::solve_dfpn(&board, &Limits::default(), 16).unwrap();
+        let dfpn =
+            search::solve_dfpn(&board, &Limits::default(), &search::DfpnOptions::new(16)).unwrap();
         for (solver, solution) in [("alpha-beta", alphabeta), ("df-pn", dfpn)] {
             let value = solution
                 .value
@@ -456,13 +457,97 @@ fn the_two_solvers_agree_under_both_rule_variants() {
                 ggp_player::games::start::<Breakthrough>(Some(size), Some(variant)).unwrap();
             let table = search::Table::new(16);
             let alphabeta = search::solve(&board, &Limits::default(), &table).value;
-            let dfpn = search::solve_dfpn(&board, &Limits::default(), 16)
-                .unwrap()
-                .value;
             assert!(alphabeta.is_some(), "{variant} {size}");
-            assert_eq!(dfpn, alphabeta, "{variant} {size}");
+            for threads in [1, 2] {
+                let options = search::DfpnOptions {
+                    threads,
+                    ..search::DfpnOptions::new(16)
+                };
+                let dfpn = search::solve_dfpn(&board, &Limits::default(), &options).unwrap();
+                assert_eq!(dfpn.value, alphabeta, "{variant} {size}, {threads} threads");
+            }
         }
     }
+}
+
+#[test]
+fn a_stopped_df_pn_solve_resumes_from_its_checkpoint() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+    let board = ggp_player::games::start::<Breakthrough>(Some("4x5"), Some("course")).unwrap();
+    let path = std::env::temp_dir().join(format!("dfpn-resume-{}.ckpt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let checkpoint = search::Checkpoint {
+        path: &path,
+        every: std::time::Duration::ZERO,
+        label: "breakthrough 4x5 course",
+    };
+    // The first run saves at every look at the clock and is stopped at its third.
+    let stop = Arc::new(AtomicBool::new(false));
+    let (looks, reports) = (AtomicU32::new(0), AtomicU32::new(0));
+    let report = |p: &search::Progress| {
+        reports.fetch_add(1, Ordering::Relaxed);
+        assert_eq!(p.proof, "win");
+        assert!(p.nodes > 0 && p.table_mb == 4, "{p}");
+        if looks.fetch_add(1, Ordering::Relaxed) == 2 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let options = search::DfpnOptions {
+        checkpoint: Some(checkpoint),
+        progress: Some(&report),
+        progress_every: std::time::Duration::ZERO,
+        ..search::DfpnOptions::new(4)
+    };
+    let stopped =
+        search::solve_dfpn(&board, &Limits::default().with_stop(stop.clone()), &options).unwrap();
+    assert_eq!(stopped.value, None);
+    assert!(reports.load(Ordering::Relaxed) >= 3);
+    assert!(path.exists(), "saved when stopped");
+    // Resumed with another table size asked for: the saved one is used.
+    let resumed = search::DfpnOptions {
+        checkpoint: Some(checkpoint),
+        ..search::DfpnOptions::new(1)
+    };
+    let done = search::solve_dfpn(&board, &Limits::default(), &resumed).unwrap();
+    let whole =
+        search::solve_dfpn(&board, &Limits::default(), &search::DfpnOptions::new(4)).unwrap();
+    assert_eq!(done.value, Some(Outcome::Draw));
+    assert_eq!(whole.value, Some(Outcome::Draw));
+    // The nodes count over both runs; the resumed run did not start from nothing.
+    assert!(
+        done.nodes > stopped.nodes,
+        "{} {}",
+        done.nodes,
+        stopped.nodes
+    );
+    assert!(!done.line.is_empty());
+    // A finished solve's file answers at once.
+    let again = search::solve_dfpn(&board, &Limits::default(), &resumed).unwrap();
+    assert_eq!(again.value, Some(Outcome::Draw));
+    assert!(
+        again.nodes - done.nodes < 10_000,
+        "{} {}",
+        again.nodes,
+        done.nodes
+    );
+    // Another solve's file is refused, with both named.
+    let other = search::Checkpoint {
+        label: "breakthrough 4x5 standard",
+        ..checkpoint
+    };
+    let refused = search::DfpnOptions {
+        checkpoint: Some(other),
+        ..search::DfpnOptions::new(4)
+    };
+    let why = search::solve_dfpn(&board, &Limits::default(), &refused)
+        .err()
+        .unwrap();
+    assert!(
+        why.contains("4x5 course") && why.contains("4x5 standard"),
+        "{why}"
+    );
+    std::fs::remove_file(&path).unwrap();
 }
 
 /// Exhaustive distance-aware value: a win `k` plies ahead scores `WIN - k`, a loss

@@ -15,7 +15,7 @@ mod stats;
 mod tt;
 
 pub use alphabeta::{Options, quick_move, search, search_with};
-pub use dfpn::solve_dfpn;
+pub use dfpn::{Checkpoint, DfpnOptions, Progress, solve_dfpn};
 pub use greedy::greedy_moves;
 pub use limits::{Limits, MAX_DEPTH};
 pub use solver::{Solution, max_ply, solve};

@@ -1,0 +1,185 @@
+//! A long df-pn solve saved to a file and resumed from it.
+//!
+//! df-pn keeps nothing between its steps but its table, so the table is the whole state:
+//! a run resumed from a saved table starts again at the root and finds its way back to
+//! where the work stopped through the entries, at the cost of a few lookups a ply. The
+//! file also records which proof was under way, the nodes and time so far, and the root
+//! it belongs to. It is written beside its final name and renamed over it, so a run
+//! killed while saving leaves the previous save whole.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use super::table::{ProofTable, Slot, WAYS};
+
+const MAGIC: &[u8; 8] = b"GGPDFPN1";
+
+/// What a checkpoint holds besides the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Header {
+    /// What was being solved: the game, the board and the rules, in words.
+    pub label: String,
+    pub root: u64,
+    /// The proof under way: 0 (a win) or 1 (at least a draw, the win disproved).
+    pub phase: u8,
+    /// A drawn end was met in the first proof.
+    pub saw_draw: bool,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+fn write_u64(out: &mut impl Write, x: u64) -> std::io::Result<()> {
+    out.write_all(&x.to_le_bytes())
+}
+
+fn read_u64(input: &mut impl Read) -> std::io::Result<u64> {
+    let mut b = [0; 8];
+    input.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+/// Saves `header` and `table` to `path` (through a temporary file beside it).
+pub(super) fn save(path: &Path, header: &Header, table: &ProofTable) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = Path::new(&tmp);
+    let fail = |e: std::io::Error| format!("cannot save the checkpoint {}: {e}", path.display());
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(fail)?);
+    (|| {
+        out.write_all(MAGIC)?;
+        write_u64(&mut out, header.label.len() as u64)?;
+        out.write_all(header.label.as_bytes())?;
+        write_u64(&mut out, header.root)?;
+        out.write_all(&[header.phase, u8::from(header.saw_draw)])?;
+        write_u64(&mut out, header.nodes)?;
+        write_u64(&mut out, header.elapsed.as_millis() as u64)?;
+        write_u64(&mut out, table.buckets.len() as u64)?;
+        for b in 0..table.buckets.len() {
+            for w in 0..WAYS {
+                for word in table.entry(b, w).words() {
+                    write_u64(&mut out, word)?;
+                }
+            }
+        }
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()
+    })()
+    .map_err(fail)?;
+    std::fs::rename(tmp, path).map_err(fail)
+}
+
+/// Reads a checkpoint: its header and its table.
+pub(super) fn load(path: &Path) -> Result<(Header, ProofTable), String> {
+    let fail = |why: String| format!("cannot resume from {}: {why}", path.display());
+    let file = File::open(path).map_err(|e| fail(e.to_string()))?;
+    let length = file.metadata().map_err(|e| fail(e.to_string()))?.len();
+    let mut input = BufReader::with_capacity(1 << 20, file);
+    let mut magic = [0; 8];
+    let io = |e: std::io::Error| fail(format!("{e} (a damaged or cut-off file?)"));
+    input.read_exact(&mut magic).map_err(io)?;
+    if &magic != MAGIC {
+        return Err(fail("not a checkpoint of this solver".into()));
+    }
+    let label_length = read_u64(&mut input).map_err(io)?;
+    if label_length > 4096 {
+        return Err(fail("its header is damaged".into()));
+    }
+    let mut label = vec![0; label_length as usize];
+    input.read_exact(&mut label).map_err(io)?;
+    let label = String::from_utf8(label).map_err(|_| fail("its header is damaged".into()))?;
+    let root = read_u64(&mut input).map_err(io)?;
+    let mut flags = [0; 2];
+    input.read_exact(&mut flags).map_err(io)?;
+    let nodes = read_u64(&mut input).map_err(io)?;
+    let elapsed = Duration::from_millis(read_u64(&mut input).map_err(io)?);
+    let buckets = read_u64(&mut input).map_err(io)?;
+    let entry_bytes = 16 * WAYS as u64;
+    let expected = buckets
+        .checked_mul(entry_bytes)
+        .and_then(|b| b.checked_add(8 + 8 + label_length + 8 + 2 + 8 + 8 + 8));
+    if flags[0] > 1 || !buckets.is_power_of_two() || expected != Some(length) {
+        return Err(fail(format!(
+            "its header does not match its length of {length} bytes (a damaged or cut-off file?)"
+        )));
+    }
+    let table = ProofTable::with_buckets(buckets as usize);
+    for b in 0..buckets as usize {
+        for w in 0..WAYS {
+            let words = [
+                read_u64(&mut input).map_err(io)?,
+                read_u64(&mut input).map_err(io)?,
+            ];
+            table.store(b, w, Slot::from_words(words));
+        }
+    }
+    let header = Header {
+        label,
+        root,
+        phase: flags[0],
+        saw_draw: flags[1] == 1,
+        nodes,
+        elapsed,
+    };
+    Ok((header, table))
+}
+
+/// Bytes of the checkpoint of `table` with `header`.
+#[cfg(test)]
+fn bytes_for(header: &Header, table: &ProofTable) -> u64 {
+    table.buckets.len() as u64 * 16 * WAYS as u64 + 50 + header.label.len() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("dfpn-ckpt-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn a_saved_table_reads_back_entry_for_entry() {
+        let table = ProofTable::with_buckets(8);
+        for i in 0..20u64 {
+            table.put(
+                i.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                i as u32,
+                40 - i as u32,
+                i + 1,
+            );
+        }
+        let header = Header {
+            label: "breakthrough 5x5 standard".into(),
+            root: 42,
+            phase: 1,
+            saw_draw: true,
+            nodes: 123_456,
+            elapsed: Duration::from_millis(7_890),
+        };
+        let path = scratch("round-trip");
+        save(&path, &header, &table).unwrap();
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len(),
+            bytes_for(&header, &table)
+        );
+        let (read, copy) = load(&path).unwrap();
+        assert_eq!(read, header);
+        for b in 0..8 {
+            for w in 0..WAYS {
+                assert_eq!(copy.entry(b, w), table.entry(b, w));
+            }
+        }
+        // Cut short, or not a checkpoint at all: a clear refusal.
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
+        let why = load(&path).err().unwrap();
+        assert!(why.contains("damaged or cut-off"), "{why}");
+        std::fs::write(&path, b"hello").unwrap();
+        assert!(load(&path).is_err());
+        std::fs::write(&path, b"something else entirely, long enough").unwrap();
+        let why = load(&path).err().unwrap();
+        assert!(why.contains("not a checkpoint"), "{why}");
+        std::fs::remove_file(&path).unwrap();
+    }
+}
