@@ -123,6 +123,12 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     fn threatened(&self) -> bool {
         false
     }
+    /// Bounds on the value for the side to move (least, most) that hold whatever either
+    /// side plays, known without a search (for Breakthrough: a race already won). The
+    /// proof-number solver closes a position whose bounds settle what it is proving.
+    fn value_bounds(&self) -> Option<(Outcome, Outcome)> {
+        None
+    }
 }
 
 /// The game's result if it is over: decided, or no legal move for the side to move.

@@ -10,6 +10,7 @@ mod geometry;
 pub mod ggp;
 mod movegen;
 pub mod perft;
+mod race;
 
 mod recognise;
 pub mod spec;
@@ -106,6 +107,17 @@ impl Game for Board {
     #[inline]
     fn threatened(&self) -> bool {
         Board::threatened(self)
+    }
+
+    /// A race already won ([`Board::race_winner`]): its winner does not lose and the
+    /// other side does not win (a side out of moves on the way draws).
+    fn value_bounds(&self) -> Option<(Outcome, Outcome)> {
+        let winner = self.race_winner()?;
+        Some(if winner == self.side_to_move() {
+            (Outcome::Draw, Outcome::Win)
+        } else {
+            (Outcome::Loss, Outcome::Draw)
+        })
     }
 
     fn move_name(&self, m: Move) -> String {

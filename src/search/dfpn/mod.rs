@@ -263,8 +263,32 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
     fn decided_or_won(&mut self) -> Option<(u32, u32)> {
         match self.game.decided() {
             Some(o) => Some(self.settle(o)),
-            None => self.game.can_win_now().then(|| settled(true)),
+            None if self.game.can_win_now() => Some(settled(true)),
+            None => self.bounded(),
         }
+    }
+
+    /// φ and δ of a position whose [`Game::value_bounds`] settle the target.
+    fn bounded(&mut self) -> Option<(u32, u32)> {
+        let (least, most) = self.game.value_bounds()?;
+        let attacker = self.ply.is_multiple_of(2);
+        let (least, most) = if attacker {
+            (least, most)
+        } else {
+            (flip(most), flip(least))
+        };
+        let reached = if self.target.met_by(least) {
+            true
+        } else if !self.target.met_by(most) {
+            // Refuted by an end that may be a draw: as a drawn end met.
+            if most == Outcome::Draw {
+                self.shared.saw_draw.store(true, Ordering::Relaxed);
+            }
+            false
+        } else {
+            return None;
+        };
+        Some(settled(reached == attacker))
     }
 
     /// φ and δ of a game that ended in `outcome` for the side to move.
