@@ -55,8 +55,8 @@ pub(super) fn save(path: &Path, header: &Header, table: &ProofTable) -> Result<(
         out.write_all(&[header.phase, u8::from(header.saw_draw)])?;
         write_u64(&mut out, header.nodes)?;
         write_u64(&mut out, header.elapsed.as_millis() as u64)?;
-        write_u64(&mut out, table.buckets.len() as u64)?;
-        for b in 0..table.buckets.len() {
+        write_u64(&mut out, table.buckets() as u64)?;
+        for b in 0..table.buckets() {
             for w in 0..WAYS {
                 for word in table.entry(b, w).words() {
                     write_u64(&mut out, word)?;
@@ -127,7 +127,7 @@ pub(super) fn load(path: &Path) -> Result<(Header, ProofTable), String> {
 /// Bytes of the checkpoint of `table` with `header`.
 #[cfg(test)]
 fn bytes_for(header: &Header, table: &ProofTable) -> u64 {
-    table.buckets.len() as u64 * 16 * WAYS as u64 + 50 + header.label.len() as u64
+    table.buckets() as u64 * 16 * WAYS as u64 + 50 + header.label.len() as u64
 }
 
 #[cfg(test)]

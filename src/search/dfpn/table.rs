@@ -12,12 +12,11 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 /// Entries of a table bucket: a new entry replaces the one of least work.
 pub(super) const WAYS: usize = 4;
 
-/// [`WAYS`] entries in one cache line: a lookup costs one memory access, and df-pn looks
-/// up every child of every position it expands. Each entry is `[proof numbers, (check
-/// << 32 | work) ^ mix(proof numbers)]`; an empty entry has no work.
-#[derive(Debug, Default)]
-#[repr(align(64))]
-pub(super) struct Bucket(pub(super) [[AtomicU64; 2]; WAYS]);
+/// Words of a bucket: [`WAYS`] entries of two words, one cache line (64 bytes), so that
+/// a lookup costs one memory access (df-pn looks up every child of every position it
+/// expands). Each entry is `[proof numbers, (check << 32 | work) ^ mix(proof numbers)]`;
+/// an empty entry has no work.
+const BUCKET_WORDS: usize = 2 * WAYS;
 
 /// One entry as read: `check` is the key's high half.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,7 +56,9 @@ impl Slot {
 
 /// The table: buckets of [`WAYS`] entries, replaced by work.
 pub(super) struct ProofTable {
-    pub(super) buckets: Vec<Bucket>,
+    /// Written in full when made, so that no page fault falls inside the search (lazily
+    /// zeroed pages measured no faster).
+    words: Box<[AtomicU64]>,
     mask: u64,
 }
 
@@ -65,7 +66,7 @@ impl ProofTable {
     /// A table of about `mb` MiB (a power of two of buckets, at least one).
     pub(super) fn new(mb: usize) -> ProofTable {
         let bytes = mb.max(1) << 20;
-        let want = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let want = (bytes / (8 * BUCKET_WORDS)).max(1);
         let n = if want.is_power_of_two() {
             want
         } else {
@@ -77,21 +78,28 @@ impl ProofTable {
     /// A table of `n` buckets, a power of two.
     pub(super) fn with_buckets(n: usize) -> ProofTable {
         assert!(n.is_power_of_two(), "a power of two of buckets");
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, Bucket::default);
         ProofTable {
-            buckets,
+            words: (0..n * BUCKET_WORDS).map(|_| AtomicU64::new(0)).collect(),
             mask: n as u64 - 1,
         }
     }
 
+    pub(super) fn buckets(&self) -> usize {
+        self.words.len() / BUCKET_WORDS
+    }
+
+    fn words(&self, bucket: usize, way: usize) -> [&AtomicU64; 2] {
+        let at = bucket * BUCKET_WORDS + 2 * way;
+        [&self.words[at], &self.words[at + 1]]
+    }
+
     fn slot(&self, bucket: usize, way: usize) -> Slot {
-        let [a, b] = &self.buckets[bucket].0[way];
+        let [a, b] = self.words(bucket, way);
         Slot::from_words([a.load(Ordering::Relaxed), b.load(Ordering::Relaxed)])
     }
 
     pub(super) fn store(&self, bucket: usize, way: usize, slot: Slot) {
-        let [a, b] = &self.buckets[bucket].0[way];
+        let [a, b] = self.words(bucket, way);
         let [x, y] = slot.words();
         a.store(x, Ordering::Relaxed);
         b.store(y, Ordering::Relaxed);
@@ -136,14 +144,14 @@ impl ProofTable {
 
     /// The share of entries in use (a look at every entry: for progress reports).
     pub(super) fn filled(&self) -> f64 {
-        let used: usize = (0..self.buckets.len())
+        let used: usize = (0..self.buckets())
             .map(|b| (0..WAYS).filter(|&w| self.slot(b, w).work > 0).count())
             .sum();
-        used as f64 / (self.buckets.len() * WAYS) as f64
+        used as f64 / (self.buckets() * WAYS) as f64
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.words.len() * 8
     }
 
     pub(super) fn entry(&self, bucket: usize, way: usize) -> Slot {
@@ -200,8 +208,9 @@ mod tests {
         // Another position's proof numbers with this one's tag, as a read between two
         // threads' writes may see them: not this position, even with the same φ.
         let [_, tag] = table.entry(2, way).words();
-        table.buckets[2].0[way][0].store(9, Ordering::Relaxed);
-        table.buckets[2].0[way][1].store(tag, Ordering::Relaxed);
+        let [a, b] = table.words(2, way);
+        a.store(9, Ordering::Relaxed);
+        b.store(tag, Ordering::Relaxed);
         assert_eq!(table.get(key), None);
     }
 
