@@ -209,6 +209,21 @@ async fn wait_for(page: &Page, js: &str, what: &str, within: Duration) {
     panic!("timed out waiting for {what} ({js})");
 }
 
+/// Waits until the page's board shows at least `plies` moves played.
+async fn wait_for_plies(page: &Page, plies: u32, what: &str, within: Duration) {
+    let js = format!("Number(document.getElementById('board').dataset.plies) >= {plies}");
+    wait_for(page, &js, what, within).await;
+}
+
+/// The moves of the page's move list, in the game's notation.
+async fn moves_listed(page: &Page) -> Value {
+    eval(
+        page,
+        "[...document.querySelectorAll('#moves tbody tr')].map(r => r.cells[2].textContent)",
+    )
+    .await
+}
+
 /// The board the page shows: (plies, rows joined by newlines, status, view).
 async fn shown(page: &Page) -> (u32, String, String, String) {
     let v = eval(
@@ -733,13 +748,7 @@ async fn ataxx_clones_and_jumps_are_played_by_clicks() {
         serde_json::json!(["0,1", "0,2", "0,3", "1,0", "1,1", "2,0", "2,2", "3,0"])
     );
     click_cell(&page, "1,1").await;
-    wait_for(
-        &page,
-        "Number(document.getElementById('board').dataset.plies) >= 1",
-        "the clone to be played",
-        Duration::from_secs(5),
-    )
-    .await;
+    wait_for_plies(&page, 1, "the clone to be played", Duration::from_secs(5)).await;
     let after = cells(&page).await;
     assert_eq!(
         (after[0][0].as_str(), after[1][1].as_str()),
@@ -758,24 +767,14 @@ async fn ataxx_clones_and_jumps_are_played_by_clicks() {
     assert_eq!(before[4][1], "0", "{before:?}");
     click_cell(&page, "1,1").await;
     click_cell(&page, "4,1").await;
-    wait_for(
-        &page,
-        "Number(document.getElementById('board').dataset.plies) >= 3",
-        "the jump to be played",
-        Duration::from_secs(5),
-    )
-    .await;
+    wait_for_plies(&page, 3, "the jump to be played", Duration::from_secs(5)).await;
     let after = cells(&page).await;
     assert_eq!(
         (after[1][1].as_str(), after[4][1].as_str()),
         ("0", "1"),
         "a jump leaves its square"
     );
-    let moves = eval(
-        &page,
-        "[...document.querySelectorAll('#moves tbody tr')].map(r => r.cells[2].textContent)",
-    )
-    .await;
+    let moves = moves_listed(&page).await;
     assert_eq!(moves[0], "0:0:1:1:");
     assert_eq!(moves[2], "1:1:1:4:");
     assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
@@ -830,18 +829,8 @@ async fn loa_display_is_played_by_clicks_in_the_browser() {
     click_cell(&page, "7,1").await;
     click_cell(&page, "5,1").await;
     // The program's White answers, and the page shows it.
-    wait_for(
-        &page,
-        "Number(document.getElementById('board').dataset.plies) >= 2",
-        "the program's reply",
-        Duration::from_secs(20),
-    )
-    .await;
-    let moves = eval(
-        &page,
-        "[...document.querySelectorAll('#moves tbody tr')].map(r => r.cells[2].textContent)",
-    )
-    .await;
+    wait_for_plies(&page, 2, "the program's reply", Duration::from_secs(20)).await;
+    let moves = moves_listed(&page).await;
     assert_eq!(moves[0], "b1-b3");
     // Before the program ends: its page's event stream ends with it.
     assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");

@@ -12,51 +12,42 @@
 
 use super::board::{Board, Color};
 use super::features;
+use super::geometry::Geometry;
 
-/// Moves `color`'s most advanced pawn needs to reach its goal row (`u32::MAX` without
-/// pawns).
-fn nearest(board: &Board, color: Color) -> u32 {
-    let g = board.geometry();
-    let h = u32::from(g.height());
-    let p = board.pawns(color);
-    if p == 0 {
-        return u32::MAX;
+/// Moves the most advanced of `pawns` (some of `color`'s) needs to reach its goal row,
+/// `None` for no pawn.
+fn rows_left(g: &Geometry, color: Color, pawns: u128) -> Option<u32> {
+    if pawns == 0 {
+        return None;
     }
     // Rows are `stride` bits apart from row 1 up.
     let row = |bit: u32| bit / g.stride + 1;
-    match color {
-        Color::White => h - row(127 - p.leading_zeros()),
-        Color::Black => row(p.trailing_zeros()) - 1,
-    }
+    Some(match color {
+        Color::White => u32::from(g.height()) - row(127 - pawns.leading_zeros()),
+        Color::Black => row(pawns.trailing_zeros()) - 1,
+    })
+}
+
+/// Moves `color`'s most advanced pawn needs (`u32::MAX` without pawns).
+fn nearest(board: &Board, color: Color) -> u32 {
+    rows_left(board.geometry(), color, board.pawns(color)).unwrap_or(u32::MAX)
 }
 
 /// Moves `color`'s fastest unstoppable pawn needs: a runner with nothing in front of it.
 fn fastest_runner(board: &Board, color: Color) -> Option<u32> {
     let g = board.geometry();
-    let h = u32::from(g.height());
-    let occupied = board.pawns(Color::White) | board.pawns(Color::Black);
-    let mut runners = features::runners(g, color, board.pawns(color), board.pawns(color.other()));
-    let mut best = None;
-    while runners != 0 {
-        let sq = runners.trailing_zeros();
-        runners &= runners - 1;
-        let y = sq / g.stride + 1;
-        let left = match color {
-            Color::White => h - y,
-            Color::Black => y - 1,
+    // Every square with a pawn somewhere straight ahead of it, towards `color`'s goal.
+    let mut front = board.pawns(Color::White) | board.pawns(Color::Black);
+    let mut blocked = 0;
+    for _ in 1..g.height() {
+        front = match color {
+            Color::White => front >> g.stride,
+            Color::Black => (front << g.stride) & g.all,
         };
-        // The squares straight ahead, up to the goal row.
-        let ahead = (1..=left).fold(0u128, |mask, k| {
-            mask | match color {
-                Color::White => 1u128 << (sq + k * g.stride),
-                Color::Black => 1u128 << (sq - k * g.stride),
-            }
-        });
-        if ahead & occupied == 0 && best.is_none_or(|b| left < b) {
-            best = Some(left);
-        }
+        blocked |= front;
     }
-    best
+    let runners = features::runners(g, color, board.pawns(color), board.pawns(color.other()));
+    rows_left(g, color, runners & !blocked)
 }
 
 impl Board {

@@ -58,7 +58,7 @@ pub(super) fn save(path: &Path, header: &Header, table: &ProofTable) -> Result<(
         write_u64(&mut out, table.buckets() as u64)?;
         for b in 0..table.buckets() {
             for w in 0..WAYS {
-                for word in table.entry(b, w).words() {
+                for word in table.slot(b, w).words() {
                     write_u64(&mut out, word)?;
                 }
             }
@@ -167,7 +167,7 @@ mod tests {
         assert_eq!(read, header);
         for b in 0..8 {
             for w in 0..WAYS {
-                assert_eq!(copy.entry(b, w), table.entry(b, w));
+                assert_eq!(copy.slot(b, w), table.slot(b, w));
             }
         }
         // Cut short, or not a checkpoint at all: a clear refusal.

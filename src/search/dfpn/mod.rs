@@ -108,16 +108,14 @@ pub struct Progress {
 
 impl std::fmt::Display for Progress {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let phi = if self.phi >= INF {
-            "∞".to_owned()
-        } else {
-            self.phi.to_string()
+        let number = |x: u32| {
+            if x >= INF {
+                "∞".to_owned()
+            } else {
+                x.to_string()
+            }
         };
-        let delta = if self.delta >= INF {
-            "∞".to_owned()
-        } else {
-            self.delta.to_string()
-        };
+        let (phi, delta) = (number(self.phi), number(self.delta));
         let secs = self.elapsed.as_secs();
         write!(
             f,
@@ -444,6 +442,24 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
         Some(phi == 0)
     }
 
+    /// [`Search::prove`] as one of a proof's threads: the first to settle the root
+    /// records it and stops the others; the nodes not yet counted are counted.
+    fn run(mut self) {
+        let found = self.prove();
+        let shared = self.shared;
+        shared
+            .nodes
+            .fetch_add(self.nodes & (CHECK_EVERY - 1), Ordering::Relaxed);
+        if let Some(v) = found {
+            shared
+                .proved
+                .lock()
+                .expect("no thread panics holding it")
+                .get_or_insert(v);
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// A line from the root that keeps the proven `value`, as far as the table still
     /// holds it: the side that reaches its goal moves into a position where the other
     /// fails, the other into any position it still loses. A draw rests on both proofs:
@@ -574,26 +590,13 @@ fn run_proof<'s, G: Game>(
 ) -> Option<bool> {
     shared.stop.store(false, Ordering::Relaxed);
     *shared.proved.lock().expect("no thread panics holding it") = None;
-    let finish = |found: Option<bool>| {
-        if let Some(v) = found {
-            shared
-                .proved
-                .lock()
-                .expect("no thread panics holding it")
-                .get_or_insert(v);
-            shared.stop.store(true, Ordering::Relaxed);
-        }
-    };
     std::thread::scope(|scope| {
         for _ in 1..threads {
-            scope.spawn(|| finish(Search::new(root.clone(), shared, target).prove()));
+            scope.spawn(|| Search::new(root.clone(), shared, target).run());
         }
         let mut main = Search::new(root.clone(), shared, target);
         main.chores = Some(chores);
-        finish(main.prove());
-        shared
-            .nodes
-            .fetch_add(main.nodes & (CHECK_EVERY - 1), Ordering::Relaxed);
+        main.run();
     });
     *shared.proved.lock().expect("no thread panics holding it")
 }

@@ -93,7 +93,7 @@ impl ProofTable {
         [&self.words[at], &self.words[at + 1]]
     }
 
-    fn slot(&self, bucket: usize, way: usize) -> Slot {
+    pub(super) fn slot(&self, bucket: usize, way: usize) -> Slot {
         let [a, b] = self.words(bucket, way);
         Slot::from_words([a.load(Ordering::Relaxed), b.load(Ordering::Relaxed)])
     }
@@ -142,22 +142,26 @@ impl ProofTable {
         );
     }
 
-    /// The share of entries in use (a look at every entry: for progress reports).
+    /// The share of entries in use, from a sample of at most [`FILLED_SAMPLE`] buckets
+    /// spread over the table (all of a small one): a progress report may come every
+    /// second, and a look at every entry of a large table takes tens of milliseconds.
     pub(super) fn filled(&self) -> f64 {
-        let used: usize = (0..self.buckets())
-            .map(|b| (0..WAYS).filter(|&w| self.slot(b, w).work > 0).count())
+        let step = (self.buckets() / FILLED_SAMPLE).max(1);
+        let sampled: Vec<usize> = (0..self.buckets()).step_by(step).collect();
+        let used: usize = sampled
+            .iter()
+            .map(|&b| (0..WAYS).filter(|&w| self.slot(b, w).work > 0).count())
             .sum();
-        used as f64 / (self.buckets() * WAYS) as f64
+        used as f64 / (sampled.len() * WAYS) as f64
     }
 
     pub(super) fn bytes(&self) -> usize {
         self.words.len() * 8
     }
-
-    pub(super) fn entry(&self, bucket: usize, way: usize) -> Slot {
-        self.slot(bucket, way)
-    }
 }
+
+/// Buckets [`ProofTable::filled`] looks at, at most.
+const FILLED_SAMPLE: usize = 1 << 16;
 
 /// Entries of [`Busy`]: positions share one by their key's bits, which only makes two
 /// threads avoid each other a little more than they need.
@@ -203,11 +207,11 @@ mod tests {
         assert_eq!(table.get(key), Some((3, 7)));
         table.put(key, 0, u32::MAX / 2, 5);
         assert_eq!(table.get(key), Some((0, u32::MAX / 2)));
-        let way = (0..WAYS).find(|&w| table.entry(2, w).work > 0).unwrap();
-        assert_eq!(table.entry(2, way).work, 15);
+        let way = (0..WAYS).find(|&w| table.slot(2, w).work > 0).unwrap();
+        assert_eq!(table.slot(2, way).work, 15);
         // Another position's proof numbers with this one's tag, as a read between two
         // threads' writes may see them: not this position, even with the same φ.
-        let [_, tag] = table.entry(2, way).words();
+        let [_, tag] = table.slot(2, way).words();
         let [a, b] = table.words(2, way);
         a.store(9, Ordering::Relaxed);
         b.store(tag, Ordering::Relaxed);
