@@ -144,7 +144,7 @@ impl ProofTable {
 
     /// The share of entries in use, from a sample of at most [`FILLED_SAMPLE`] buckets
     /// spread over the table (all of a small one): a progress report may come every
-    /// second, and a look at every entry of a large table takes tens of milliseconds.
+    /// second, and a look at every entry reads the whole table.
     pub(super) fn filled(&self) -> f64 {
         let step = (self.buckets() / FILLED_SAMPLE).max(1);
         let sampled: Vec<usize> = (0..self.buckets()).step_by(step).collect();
