@@ -354,15 +354,28 @@ fn the_master_judges_garbage_silence_and_overrunning_programs() {
         "{f:?}"
     );
     assert!(used >= Duration::from_millis(50));
-    // Running on past the time left and the grace: killed.
+    // Thinking on past the time left and the grace (CPU time): killed, out of time.
     let began = std::time::Instant::now();
     let (f, _) = fault(
         "while :; do :; done",
         Duration::from_millis(100),
         Duration::from_millis(300),
     );
-    assert!(matches!(f, Fault::Late { ms } if ms >= 400), "{f:?}");
+    assert!(
+        matches!(f, Fault::OutOfTime { used_ms, budget_ms: 100 } if used_ms >= 400),
+        "{f:?}"
+    );
     assert!(began.elapsed() < long, "killed at the limit");
+    // Hung (no CPU time used) for three times the time left and the grace: killed, late.
+    let began = std::time::Instant::now();
+    let (f, used) = fault(
+        "sleep 30",
+        Duration::from_millis(100),
+        Duration::from_millis(100),
+    );
+    assert!(matches!(f, Fault::Late { ms } if ms >= 600), "{f:?}");
+    assert!(used < Duration::from_millis(100), "{used:?}");
+    assert!(began.elapsed() < long, "killed at the wall bound");
     // Waiting is not thinking: a program that sleeps past its budget is not charged.
     let mut sleeper = master(
         &format!("sleep 0.3; {FIRST_PLAY}"),

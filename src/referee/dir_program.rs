@@ -5,16 +5,18 @@
 //! budget for the whole game, which the input file tells it; the files the protocol
 //! carries go from each of its moves to its next.
 //!
-//! It loses the game when its time left reaches zero, when it runs on past its time
-//! left plus the protocol's grace (it is then killed), or when the output file is
-//! missing or names no legal move.
+//! It loses the game when its time left reaches zero (its process group is killed once
+//! its CPU time runs past the time left plus the protocol's grace), or when the output
+//! file is missing or names no legal move. The wall clock bounds only a program that
+//! waits instead of thinking: [`WALL_FACTOR`] times its CPU allowance, so that a busy
+//! machine, which stretches a move's wall time but not its CPU time, costs no game.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::child_cpu;
+use super::child_cpu::{self, Limits, Stopped};
 use super::native::{Fault, Mover};
 use super::shell;
 use crate::game::Game;
@@ -22,6 +24,10 @@ use crate::workdir::DirectoryProtocol;
 
 /// The most of the output file and of the program's stderr read.
 const MAX_READ_BYTES: u64 = 64 * 1024;
+
+/// How many times its CPU allowance (time left and grace) a move may take on the wall
+/// clock before the program is killed as hung.
+pub const WALL_FACTOR: u32 = 3;
 
 /// Numbers the directories of this process's programs.
 static NEXT_DIR: AtomicU64 = AtomicU64::new(0);
@@ -75,10 +81,18 @@ impl<G: Game> DirProgram<G> {
         self.budget.saturating_sub(self.used)
     }
 
+    /// The wall time the next move may take: [`WALL_FACTOR`] times its CPU allowance.
+    fn wall_bound(&self) -> Duration {
+        (self.left() + self.grace) * WALL_FACTOR
+    }
+
     /// Runs one move in `dir`, which holds the input and the carried files.
     fn run_in(&mut self, dir: &Path, position: &G) -> Result<G::Move, Fault> {
         let began = Instant::now();
-        let limit = self.left() + self.grace;
+        let limits = Limits {
+            cpu: self.left() + self.grace,
+            wall: self.wall_bound(),
+        };
         let stderr_path = dir.with_extension("stderr");
         let stderr =
             std::fs::File::create(&stderr_path).map_err(|e| referee_trouble(&stderr_path, e))?;
@@ -89,10 +103,15 @@ impl<G: Game> DirProgram<G> {
             .stderr(stderr)
             .spawn()
             .map_err(|e| Fault::NoAnswer(format!("`{}` did not start: {e}", self.command)))?;
-        let finished = child_cpu::wait_charged(&mut child, began, limit)
+        let finished = child_cpu::wait_charged(&mut child, began, limits)
             .map_err(|e| Fault::NoAnswer(format!("could not wait for `{}`: {e}", self.command)))?;
         let wall = began.elapsed();
-        self.used += finished.cpu;
+        // Killed at its CPU allowance: a descendant killed with it was never reaped, so
+        // `wait4` may have missed its time; the allowance it passed is the least used.
+        self.used += match finished.stopped {
+            Stopped::CpuLimit => finished.cpu.max(limits.cpu),
+            _ => finished.cpu,
+        };
         tracing::debug!(
             command = %self.command,
             cpu_ms = finished.cpu.as_secs_f64() * 1e3,
@@ -100,7 +119,7 @@ impl<G: Game> DirProgram<G> {
             left_ms = self.left().as_secs_f64() * 1e3,
             "program move"
         );
-        if finished.killed {
+        if finished.stopped == Stopped::WallLimit {
             return Err(Fault::Late {
                 ms: wall.as_millis() as u64,
             });
@@ -164,9 +183,9 @@ fn read_at_most(path: &Path) -> Option<String> {
 }
 
 impl<G: Game> Mover<G> for DirProgram<G> {
-    /// The wall-clock bound of the next move: the time left and the grace.
+    /// The wall-clock bound of the next move, for a program that hangs.
     fn clock(&self, _play_clock: Duration) -> Duration {
-        self.left() + self.grace
+        self.wall_bound()
     }
 
     fn time_left(&self) -> Option<Duration> {
