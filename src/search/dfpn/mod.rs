@@ -354,23 +354,38 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
         if list.is_empty() {
             return self.settle(self.game.outcome_without_moves());
         }
+        // The children's keys first, each bucket's load started as its key is known,
+        // so that the table's cache misses overlap instead of coming one after another.
         let mut children: Vec<Child<G::Move>> = Vec::with_capacity(list.len());
         for &mv in list.as_slice() {
             self.game.make(mv);
             self.ply += 1;
             let key = self.key();
-            let (phi, delta) = match self.shared.table.get(key) {
-                Some(values) => values,
-                None => self.terminal().unwrap_or((1, 1)),
-            };
+            self.shared.table.touch(key);
             self.ply -= 1;
             self.game.unmake(mv);
             children.push(Child {
                 mv,
                 key,
-                phi,
-                delta,
+                phi: 1,
+                delta: 1,
             });
+        }
+        for child in &mut children {
+            let values = match self.shared.table.get(child.key) {
+                Some(values) => Some(values),
+                None => {
+                    self.game.make(child.mv);
+                    self.ply += 1;
+                    let values = self.terminal();
+                    self.ply -= 1;
+                    self.game.unmake(child.mv);
+                    values
+                }
+            };
+            if let Some((phi, delta)) = values {
+                (child.phi, child.delta) = (phi, delta);
+            }
         }
         let (mut phi, mut delta);
         loop {

@@ -12,11 +12,16 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 /// Entries of a table bucket: a new entry replaces the one of least work.
 pub(super) const WAYS: usize = 4;
 
-/// Words of a bucket: [`WAYS`] entries of two words, one cache line (64 bytes), so that
-/// a lookup costs one memory access (df-pn looks up every child of every position it
-/// expands). Each entry is `[proof numbers, (check << 32 | work) ^ mix(proof numbers)]`;
-/// an empty entry has no work.
+/// Words of a bucket: [`WAYS`] entries of two words. Each entry is
+/// `[proof numbers, (check << 32 | work) ^ mix(proof numbers)]`; an empty entry has no
+/// work.
 const BUCKET_WORDS: usize = 2 * WAYS;
+
+/// One bucket, aligned to a cache line of its own (64 bytes), so that a lookup costs one
+/// memory access: df-pn looks up every child of every position it expands (an 8-byte
+/// aligned allocation may split a bucket over two lines).
+#[repr(align(64))]
+struct Bucket([AtomicU64; BUCKET_WORDS]);
 
 /// One entry as read: `check` is the key's high half.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,7 +63,7 @@ impl Slot {
 pub(super) struct ProofTable {
     /// Written in full when made, so that no page fault falls inside the search (lazily
     /// zeroed pages measured no faster).
-    words: Box<[AtomicU64]>,
+    buckets: Box<[Bucket]>,
     mask: u64,
 }
 
@@ -66,7 +71,7 @@ impl ProofTable {
     /// A table of about `mb` MiB (a power of two of buckets, at least one).
     pub(super) fn new(mb: usize) -> ProofTable {
         let bytes = mb.max(1) << 20;
-        let want = (bytes / (8 * BUCKET_WORDS)).max(1);
+        let want = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let n = if want.is_power_of_two() {
             want
         } else {
@@ -79,18 +84,20 @@ impl ProofTable {
     pub(super) fn with_buckets(n: usize) -> ProofTable {
         assert!(n.is_power_of_two(), "a power of two of buckets");
         ProofTable {
-            words: (0..n * BUCKET_WORDS).map(|_| AtomicU64::new(0)).collect(),
+            buckets: (0..n)
+                .map(|_| Bucket(std::array::from_fn(|_| AtomicU64::new(0))))
+                .collect(),
             mask: n as u64 - 1,
         }
     }
 
     pub(super) fn buckets(&self) -> usize {
-        self.words.len() / BUCKET_WORDS
+        self.buckets.len()
     }
 
     fn words(&self, bucket: usize, way: usize) -> [&AtomicU64; 2] {
-        let at = bucket * BUCKET_WORDS + 2 * way;
-        [&self.words[at], &self.words[at + 1]]
+        let words = &self.buckets[bucket].0;
+        [&words[2 * way], &words[2 * way + 1]]
     }
 
     pub(super) fn slot(&self, bucket: usize, way: usize) -> Slot {
@@ -103,6 +110,13 @@ impl ProofTable {
         let [x, y] = slot.words();
         a.store(x, Ordering::Relaxed);
         b.store(y, Ordering::Relaxed);
+    }
+
+    /// Starts loading `key`'s bucket (a load whose value is not waited for), for a
+    /// [`ProofTable::get`] soon after.
+    pub(super) fn touch(&self, key: u64) {
+        let bucket = (key & self.mask) as usize;
+        std::hint::black_box(self.buckets[bucket].0[0].load(Ordering::Relaxed));
     }
 
     pub(super) fn get(&self, key: u64) -> Option<(u32, u32)> {
@@ -156,7 +170,7 @@ impl ProofTable {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.words.len() * 8
+        std::mem::size_of_val(&*self.buckets)
     }
 }
 
