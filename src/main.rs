@@ -33,10 +33,14 @@ const MAX_PERFT_DEPTH: u32 = 20;
 #[command(
     name = "ggp-player",
     version,
-    about = "A Breakthrough player for the General Game Playing (GGP) HTTP protocol",
-    long_about = "A Breakthrough player for the General Game Playing (GGP) HTTP protocol.\n\n\
-                  Boards from 2x4 to 10x10 (WIDTHxHEIGHT). Logs go to stderr; set RUST_LOG \
-                  (e.g. RUST_LOG=debug) to change how much is logged."
+    about = "A General Game Playing (GGP) player, and the engine, referee and solver of the \
+             course games (Breakthrough, Lines of Action, Ataxx, Halma)",
+    long_about = "A General Game Playing (GGP) player: Breakthrough on boards from 2x4 to \
+                  10x10 (WIDTHxHEIGHT) by the rules sent, any other GDL game by Monte-Carlo \
+                  search. The engine tools (perft, bench, solve, selfplay, match, tournament) \
+                  take --game for the other course games (`ggp-player games` lists them).\n\n\
+                  Logs go to stderr; set RUST_LOG (e.g. RUST_LOG=debug) to change how much \
+                  is logged."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -519,6 +523,7 @@ impl games::Tool for Solve {
         let root = games::start::<S>(Some(size), self.game.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
         let mut limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
+        let mut interrupted = None;
         let s = match self.solver {
             SolverKind::Dfpn => {
                 let label = format!(
@@ -536,7 +541,9 @@ impl games::Tool for Solve {
                         eprintln!("resuming from {}", c.path.display());
                     }
                     // Ctrl-C stops the solve, which then saves where it is.
-                    limits = limits.with_stop(stop_on_ctrl_c());
+                    let flag = stop_on_ctrl_c();
+                    interrupted = Some(flag.clone());
+                    limits = limits.with_stop(flag);
                 }
                 let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                 let bar = solve_progress_bar();
@@ -573,6 +580,13 @@ impl games::Tool for Solve {
                 Some(path) => format!("; saved to {}: the same command resumes it", path.display()),
                 None => "; try a longer --time or a larger --hash-mb".to_owned(),
             };
+            if interrupted.is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed)) {
+                anyhow::bail!(
+                    "{size} was interrupted after {:.1} s ({} nodes){saved}",
+                    s.time.as_secs_f64(),
+                    s.nodes
+                );
+            }
             anyhow::bail!(
                 "{size} was not solved within {} s ({} nodes){saved}",
                 self.time,
