@@ -27,6 +27,17 @@ pub enum Outcome {
     Draw,
 }
 
+impl Outcome {
+    /// The same result seen from the other side.
+    pub fn flipped(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+        }
+    }
+}
+
 /// A fixed-capacity move list that lives on the stack: the search allocates no
 /// heap memory per node.
 pub trait MoveBuffer<M>: Default {

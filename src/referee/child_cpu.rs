@@ -155,11 +155,15 @@ mod tests {
             .unwrap()
     }
 
-    fn roomy() -> Limits {
+    fn limits(cpu_ms: u64, wall_ms: u64) -> Limits {
         Limits {
-            cpu: Duration::from_secs(60),
-            wall: Duration::from_secs(60),
+            cpu: Duration::from_millis(cpu_ms),
+            wall: Duration::from_millis(wall_ms),
         }
+    }
+
+    fn roomy() -> Limits {
+        limits(60_000, 60_000)
     }
 
     #[test]
@@ -187,22 +191,14 @@ mod tests {
         // The loop runs in a grandchild, so only the walk over descendants sees it.
         let began = Instant::now();
         let mut busy = start("sh -c 'while :; do :; done'; true");
-        let limits = Limits {
-            cpu: Duration::from_millis(300),
-            wall: Duration::from_secs(60),
-        };
-        let f = wait_charged(&mut busy, began, limits).unwrap();
+        let f = wait_charged(&mut busy, began, limits(300, 60_000)).unwrap();
         assert_eq!(f.stopped, Stopped::CpuLimit, "{f:?}");
         assert!(!f.status.success(), "{f:?}");
         assert!(began.elapsed() < Duration::from_secs(30), "{f:?}");
 
         let began = Instant::now();
         let mut forever = start("sleep 30");
-        let limits = Limits {
-            cpu: Duration::from_millis(10),
-            wall: Duration::from_millis(200),
-        };
-        let f = wait_charged(&mut forever, began, limits).unwrap();
+        let f = wait_charged(&mut forever, began, limits(10, 200)).unwrap();
         assert_eq!(f.stopped, Stopped::WallLimit, "{f:?}");
         assert!(!f.status.success(), "{f:?}");
         assert!(began.elapsed() < Duration::from_secs(10));

@@ -88,11 +88,7 @@ mod tests {
         let mut best = Outcome::Loss;
         for &m in list.as_slice() {
             board.make(m);
-            let o = match value(board, memo) {
-                Outcome::Win => Outcome::Loss,
-                Outcome::Loss => Outcome::Win,
-                Outcome::Draw => Outcome::Draw,
-            };
+            let o = value(board, memo).flipped();
             board.unmake(m);
             if o == Outcome::Win || (o == Outcome::Draw && best == Outcome::Loss) {
                 best = o;

@@ -171,14 +171,6 @@ impl Target {
     }
 }
 
-fn flip(o: Outcome) -> Outcome {
-    match o {
-        Outcome::Win => Outcome::Loss,
-        Outcome::Loss => Outcome::Win,
-        Outcome::Draw => Outcome::Draw,
-    }
-}
-
 /// φ and δ of a position whose side to move reaches its goal, or does not.
 fn settled(reached: bool) -> (u32, u32) {
     if reached { (0, INF) } else { (INF, 0) }
@@ -273,7 +265,7 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
         let (least, most) = if attacker {
             (least, most)
         } else {
-            (flip(most), flip(least))
+            (most.flipped(), least.flipped())
         };
         let reached = if self.target.met_by(least) {
             true
@@ -295,7 +287,7 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
         if outcome == Outcome::Draw {
             self.shared.saw_draw.store(true, Ordering::Relaxed);
         }
-        let for_attacker = if attacker { outcome } else { flip(outcome) };
+        let for_attacker = if attacker { outcome } else { outcome.flipped() };
         settled(self.target.met_by(for_attacker) == attacker)
     }
 
@@ -346,6 +338,16 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
         values
     }
 
+    /// `f` run in the position after `mv`.
+    fn in_child<R>(&mut self, mv: G::Move, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.game.make(mv);
+        self.ply += 1;
+        let r = f(self);
+        self.ply -= 1;
+        self.game.unmake(mv);
+        r
+    }
+
     /// [`Search::mid`] once the position is known to go on.
     fn expand(&mut self, key: u64, th_phi: u32, th_delta: u32) -> (u32, u32) {
         let nodes_before = self.nodes;
@@ -358,12 +360,8 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
         // so that the table's cache misses overlap instead of coming one after another.
         let mut children: Vec<Child<G::Move>> = Vec::with_capacity(list.len());
         for &mv in list.as_slice() {
-            self.game.make(mv);
-            self.ply += 1;
-            let key = self.key();
+            let key = self.in_child(mv, |s| s.key());
             self.shared.table.touch(key);
-            self.ply -= 1;
-            self.game.unmake(mv);
             children.push(Child {
                 mv,
                 key,
@@ -372,20 +370,10 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
             });
         }
         for child in &mut children {
-            let values = match self.shared.table.get(child.key) {
-                Some(values) => Some(values),
-                None => {
-                    self.game.make(child.mv);
-                    self.ply += 1;
-                    let values = self.terminal();
-                    self.ply -= 1;
-                    self.game.unmake(child.mv);
-                    values
-                }
+            (child.phi, child.delta) = match self.shared.table.get(child.key) {
+                Some(values) => values,
+                None => self.in_child(child.mv, |s| s.terminal()).unwrap_or((1, 1)),
             };
-            if let Some((phi, delta)) = values {
-                (child.phi, child.delta) = (phi, delta);
-            }
         }
         let (mut phi, mut delta);
         loop {
@@ -425,12 +413,7 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
             // Never at or below the child's own δ (which a child passed over for being
             // busy may already have): its search must have room to move.
             let child_th_delta = th_phi.min(eased as u32).max(child.delta + 1);
-            let mv = child.mv;
-            self.game.make(mv);
-            self.ply += 1;
-            let (p, d) = self.mid(child_th_phi, child_th_delta);
-            self.ply -= 1;
-            self.game.unmake(mv);
+            let (p, d) = self.in_child(child.mv, |s| s.mid(child_th_phi, child_th_delta));
             if self.aborted {
                 break;
             }
@@ -500,15 +483,8 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
             self.game.generate_moves(&mut list);
             let mut pick = None;
             for &mv in list.as_slice() {
-                self.game.make(mv);
-                self.ply += 1;
-                let values = self
-                    .shared
-                    .table
-                    .get(self.key())
-                    .or_else(|| self.terminal());
-                self.ply -= 1;
-                self.game.unmake(mv);
+                let values =
+                    self.in_child(mv, |s| s.shared.table.get(s.key()).or_else(|| s.terminal()));
                 match values {
                     Some((_, 0)) if phi == 0 => pick = Some(mv),
                     Some((0, _)) if phi != 0 => pick = Some(mv),

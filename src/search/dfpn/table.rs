@@ -12,16 +12,13 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 /// Entries of a table bucket: a new entry replaces the one of least work.
 pub(super) const WAYS: usize = 4;
 
-/// Words of a bucket: [`WAYS`] entries of two words. Each entry is
-/// `[proof numbers, (check << 32 | work) ^ mix(proof numbers)]`; an empty entry has no
-/// work.
-const BUCKET_WORDS: usize = 2 * WAYS;
-
-/// One bucket, aligned to a cache line of its own (64 bytes), so that a lookup costs one
-/// memory access: df-pn looks up every child of every position it expands (an 8-byte
-/// aligned allocation may split a bucket over two lines).
+/// [`WAYS`] entries of two words, aligned to a cache line of its own (64 bytes), so that
+/// a lookup costs one memory access: df-pn looks up every child of every position it
+/// expands (an 8-byte aligned allocation may split a bucket over two lines). Each entry
+/// is `[proof numbers, (check << 32 | work) ^ mix(proof numbers)]`; an empty entry has
+/// no work.
 #[repr(align(64))]
-struct Bucket([AtomicU64; BUCKET_WORDS]);
+struct Bucket([[AtomicU64; 2]; WAYS]);
 
 /// One entry as read: `check` is the key's high half.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,7 +82,11 @@ impl ProofTable {
         assert!(n.is_power_of_two(), "a power of two of buckets");
         ProofTable {
             buckets: (0..n)
-                .map(|_| Bucket(std::array::from_fn(|_| AtomicU64::new(0))))
+                .map(|_| {
+                    Bucket(std::array::from_fn(|_| {
+                        [AtomicU64::new(0), AtomicU64::new(0)]
+                    }))
+                })
                 .collect(),
             mask: n as u64 - 1,
         }
@@ -95,9 +96,13 @@ impl ProofTable {
         self.buckets.len()
     }
 
-    fn words(&self, bucket: usize, way: usize) -> [&AtomicU64; 2] {
-        let words = &self.buckets[bucket].0;
-        [&words[2 * way], &words[2 * way + 1]]
+    fn words(&self, bucket: usize, way: usize) -> &[AtomicU64; 2] {
+        &self.buckets[bucket].0[way]
+    }
+
+    /// The bucket `key` belongs in: its low bits.
+    fn bucket_of(&self, key: u64) -> usize {
+        (key & self.mask) as usize
     }
 
     pub(super) fn slot(&self, bucket: usize, way: usize) -> Slot {
@@ -115,13 +120,13 @@ impl ProofTable {
     /// Starts loading `key`'s bucket (a load whose value is not waited for), for a
     /// [`ProofTable::get`] soon after.
     pub(super) fn touch(&self, key: u64) {
-        let bucket = (key & self.mask) as usize;
-        std::hint::black_box(self.buckets[bucket].0[0].load(Ordering::Relaxed));
+        let [first, _] = self.words(self.bucket_of(key), 0);
+        std::hint::black_box(first.load(Ordering::Relaxed));
     }
 
     pub(super) fn get(&self, key: u64) -> Option<(u32, u32)> {
         let check = (key >> 32) as u32;
-        let bucket = (key & self.mask) as usize;
+        let bucket = self.bucket_of(key);
         (0..WAYS)
             .map(|way| self.slot(bucket, way))
             .find(|s| s.check == check && s.work > 0)
@@ -132,7 +137,7 @@ impl ProofTable {
     /// over the searches of one position).
     pub(super) fn put(&self, key: u64, phi: u32, delta: u32, work: u64) {
         let check = (key >> 32) as u32;
-        let bucket = (key & self.mask) as usize;
+        let bucket = self.bucket_of(key);
         let slots: [Slot; WAYS] = std::array::from_fn(|way| self.slot(bucket, way));
         let work = u32::try_from(work).unwrap_or(u32::MAX).max(1);
         let (way, work) = match slots.iter().position(|s| s.check == check && s.work > 0) {
