@@ -565,7 +565,7 @@ impl games::Tool for Solve {
                         "--threads above 1 and --checkpoint are for --solver dfpn; the alpha-beta solver runs on one thread, from the start"
                     );
                 }
-                search::solve(&root, &limits, &search::Table::new(self.hash_mb))
+                search::solve(&root, &limits, &search::ProofTable::new(self.hash_mb))
             }
         };
         if s.too_deep {

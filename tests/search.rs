@@ -400,7 +400,7 @@ fn the_solver_and_the_search_agree_with_exhaustive_search_on_small_boards() {
     for size in ["2x4", "3x4", "2x5", "4x4", "3x5", "2x6"] {
         let mut board = Board::new(size.parse().unwrap());
         let expected = exhaustive_value(&mut board, &mut HashMap::new());
-        let table = search::Table::new(16);
+        let table = search::ProofTable::new(16);
         let alphabeta = search::solve(&board, &Limits::default(), &table);
         let dfpn =
             search::solve_dfpn(&board, &Limits::default(), &search::DfpnOptions::new(16)).unwrap();
@@ -455,7 +455,7 @@ fn the_two_solvers_agree_under_both_rule_variants() {
         for size in ["3x4", "4x4", "3x5", "2x6"] {
             let board =
                 ggp_player::games::start::<Breakthrough>(Some(size), Some(variant)).unwrap();
-            let table = search::Table::new(16);
+            let table = search::ProofTable::new(16);
             let alphabeta = search::solve(&board, &Limits::default(), &table).value;
             assert!(alphabeta.is_some(), "{variant} {size}");
             for threads in [1, 2] {

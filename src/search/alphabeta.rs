@@ -226,13 +226,25 @@ fn best_by_hint<G: Game>(position: &G, list: &G::MoveList) -> Option<G::Move> {
 /// Continues a principal variation cut short by table hits with the table's best moves,
 /// as long as they are legal and the game goes on (for logs and solved lines).
 pub(super) fn extend_from_table<G: Game>(root: &G, table: &Table, pv: &mut Vec<G::Move>) {
+    extend_by(root, pv, |hash| {
+        table.probe(hash, 0).and_then(|e| e.move_code)
+    });
+}
+
+/// Continues `pv` from `root` with the moves `best` names by position hash (move codes),
+/// as long as they are legal and the game goes on.
+pub(super) fn extend_by<G: Game>(
+    root: &G,
+    pv: &mut Vec<G::Move>,
+    best: impl Fn(u64) -> Option<u16>,
+) {
     let mut game = root.clone();
     for &m in pv.iter() {
         game.make(m);
     }
     let mut list = G::MoveList::default();
     while pv.len() < MAX_DEPTH as usize && game.decided().is_none() {
-        let Some(code) = table.probe(game.hash(), 0).and_then(|e| e.move_code) else {
+        let Some(code) = best(game.hash()) else {
             break;
         };
         game.generate_moves(&mut list);

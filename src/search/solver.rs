@@ -5,8 +5,12 @@
 //! search, where a win in 5 and a win in 7 differ: every transposition is a hit, and a
 //! cut-off needs only *a* win, not the fastest. That makes proofs much cheaper; the
 //! playing search then finds the fastest win or slowest loss within the proven value.
-//! The solver's table must not be shared with the playing search: its win and loss
-//! entries carry no distance.
+//! The solver keeps its results in a table of its own ([`ProofTable`]): each entry holds
+//! the bounds proven on the position's value (merged over the searches that met it) and
+//! the move that proved them, and a full bucket gives up the entry that cost the fewest
+//! nodes. A proof of a 5×5 board visits far more positions than any table keeps, and a
+//! table that replaced by age (as the playing search's does) lost the expensive entries
+//! near the root to the many cheap ones below them.
 //!
 //! In a game whose positions repeat ([`Game::REPEATS`]), a position already on the path
 //! counts as a draw (play could go round forever). That value depends on the path, so no
@@ -17,10 +21,9 @@ use std::time::Instant;
 
 use tracing::info;
 
-use super::alphabeta::pick_next;
+use super::alphabeta::{extend_by, pick_next};
 use super::limits::Limits;
-use super::score::{self, WIN};
-use super::tt::{Bound, Entry, Table};
+use super::prooftable::ProofTable;
 use crate::game::{Game, MoveBuffer, Outcome};
 
 /// How many nodes pass between two looks at the clock (a power of two).
@@ -50,8 +53,8 @@ pub struct Solution<M> {
 }
 
 /// Solves `root` within `limits` (its depth is ignored: the solver goes to the end),
-/// storing what it proves in `table` (a table of its own; see the module documentation).
-pub fn solve<G: Game>(root: &G, limits: &Limits, table: &Table) -> Solution<G::Move> {
+/// storing what it proves in `table` (see the module documentation).
+pub fn solve<G: Game>(root: &G, limits: &Limits, table: &ProofTable) -> Solution<G::Move> {
     let start = Instant::now();
     let mut s = Solver {
         game: root.clone(),
@@ -62,8 +65,8 @@ pub fn solve<G: Game>(root: &G, limits: &Limits, table: &Table) -> Solution<G::M
         too_deep: false,
         keys: Vec::new(),
         path: Vec::new(),
+        hashes: Vec::new(),
     };
-    table.new_search();
     // Two null-window tests around the draw: can the side to move win? Can it avoid losing?
     let value = match s.test(0, 1) {
         None => None,
@@ -93,7 +96,7 @@ pub fn solve<G: Game>(root: &G, limits: &Limits, table: &Table) -> Solution<G::M
 
 struct Solver<'a, G> {
     game: G,
-    table: &'a Table,
+    table: &'a ProofTable,
     limits: &'a Limits,
     nodes: u64,
     aborted: bool,
@@ -102,15 +105,36 @@ struct Solver<'a, G> {
     keys: Vec<i32>,
     /// Hashes of the positions on the path (games that repeat only).
     path: Vec<u64>,
+    /// Hashes of the children of every node on the path, stacked (for
+    /// [`Solver::cut_by_table`]).
+    hashes: Vec<u64>,
 }
 
-/// Outcome values: the table keeps them as ±WIN at the stored position (no distance).
-fn to_score(v: i32) -> i32 {
-    v * WIN
+/// What the table keeps of a position: the least and most its value can be (−1, 0 or
+/// 1), and the move that proved them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Proven {
+    least: i32,
+    most: i32,
+    move_code: Option<u16>,
 }
 
-fn from_score(s: i32) -> i32 {
-    s.signum() * i32::from(score::is_decisive(s))
+impl Proven {
+    /// Bits 0–15: the move code plus one (0 for none); 16–17 and 18–19: least and most
+    /// plus one.
+    fn pack(self) -> u64 {
+        let code = self.move_code.map_or(0, |c| u64::from(c) + 1);
+        code | ((self.least + 1) as u64) << 16 | ((self.most + 1) as u64) << 18
+    }
+
+    fn unpack(p: u64) -> Proven {
+        let code = (p & 0xffff) as u16;
+        Proven {
+            least: ((p >> 16) & 3) as i32 - 1,
+            most: ((p >> 18) & 3) as i32 - 1,
+            move_code: code.checked_sub(1),
+        }
+    }
 }
 
 impl<G: Game> Solver<'_, G> {
@@ -151,21 +175,34 @@ impl<G: Game> Solver<'_, G> {
         if self.game.can_win_now() {
             return (1, false);
         }
-        let mut table_move = None;
-        if let Some(e) = self.table.probe(hash, 0) {
-            table_move = e.move_code;
-            // Only proven entries hold values; they are stored valid at any depth.
-            let v = from_score(e.score);
-            if e.proven && (Entry { score: v, ..e }).cuts(0, alpha, beta) {
-                return (v, false);
+        let nodes_before = self.nodes;
+        let known = self.table.get(hash).map(Proven::unpack);
+        if let Some(p) = known {
+            if p.least >= beta || p.least == p.most {
+                return (p.least, false);
+            }
+            if p.most <= alpha {
+                return (p.most, false);
             }
         }
+        let table_move = known.and_then(|p| p.move_code);
         let mut list = G::MoveList::default();
         self.game.generate_moves(&mut list);
         if list.is_empty() {
             return (value_of(self.game.outcome_without_moves()), false);
         }
-        let moves = list.as_mut_slice();
+        let mut moves = list.as_mut_slice();
+        if self.game.threatened() {
+            moves = self.stopping_threat(moves);
+            if moves.is_empty() {
+                return (-1, false);
+            }
+        }
+        if !G::REPEATS
+            && let Some(v) = self.cut_by_table(moves, beta)
+        {
+            return (v, false);
+        }
         let n = moves.len();
         let base = self.keys.len();
         for &m in moves.iter() {
@@ -210,17 +247,65 @@ impl<G: Game> Solver<'_, G> {
             // Valid from this path only: keep it out of the table.
             return (best, true);
         }
-        let bound = Bound::of(best, alpha_in, beta);
-        self.table.store(
-            hash,
-            0,
-            0,
-            to_score(best),
-            bound,
-            true,
-            best_move.map(G::move_code),
-        );
+        // Fail-soft: a cut-off proves at least `best`, a fail-low at most `best`, and a
+        // value inside the window exactly `best`; merged with what was known before.
+        let (mut least, mut most) = known.map_or((-1, 1), |p| (p.least, p.most));
+        if best > alpha_in {
+            least = least.max(best);
+        }
+        if best < beta {
+            most = most.min(best);
+        }
+        let proven = Proven {
+            least,
+            most,
+            move_code: best_move.map(G::move_code).or(table_move),
+        };
+        self.table
+            .put(hash, proven.pack(), self.nodes - nodes_before);
         (best, false)
+    }
+}
+
+impl<G: Game> Solver<'_, G> {
+    /// The moves that stop a threat to win next move, moved to the front of `moves`:
+    /// the others lose at once (the side to move cannot win first, or `expand` would have
+    /// stopped), so they are not searched.
+    fn stopping_threat<'m>(&mut self, moves: &'m mut [G::Move]) -> &'m mut [G::Move] {
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            let m = moves[i];
+            self.game.make(m);
+            let stops = !self.game.can_win_now();
+            self.game.unmake(m);
+            if stops {
+                moves.swap(kept, i);
+                kept += 1;
+            }
+        }
+        &mut moves[..kept]
+    }
+
+    /// Enhanced transposition cut-off: a value of at least `beta` through a child the
+    /// table already proves good enough, found before any child is searched. The
+    /// children's buckets are all requested before the first is read, so that their
+    /// cache misses overlap.
+    fn cut_by_table(&mut self, moves: &[G::Move], beta: i32) -> Option<i32> {
+        let base = self.hashes.len();
+        for &m in moves {
+            self.game.make(m);
+            let h = self.game.hash();
+            self.game.unmake(m);
+            self.table.touch(h);
+            self.hashes.push(h);
+        }
+        let cut = self.hashes[base..]
+            .iter()
+            .filter_map(|&h| self.table.get(h))
+            .map(|p| -Proven::unpack(p).most)
+            .find(|&v| v >= beta);
+        self.hashes.truncate(base);
+        cut
     }
 }
 
@@ -233,8 +318,31 @@ fn value_of(o: Outcome) -> i32 {
 }
 
 /// The table's moves from `root` on, while they are legal and the game goes on.
-fn principal_line<G: Game>(root: &G, table: &Table) -> Vec<G::Move> {
+fn principal_line<G: Game>(root: &G, table: &ProofTable) -> Vec<G::Move> {
     let mut line = Vec::new();
-    super::alphabeta::extend_from_table(root, table, &mut line);
+    extend_by(root, &mut line, |hash| {
+        table.get(hash).and_then(|p| Proven::unpack(p).move_code)
+    });
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_entry_reads_back_its_bounds_and_move() {
+        for least in -1..=1 {
+            for most in least..=1 {
+                for move_code in [None, Some(0), Some(513), Some(u16::MAX - 1)] {
+                    let p = Proven {
+                        least,
+                        most,
+                        move_code,
+                    };
+                    assert_eq!(Proven::unpack(p.pack()), p);
+                }
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::search::{self, Limits, Options, Table};
+use crate::search::{self, Limits, Options, ProofTable, Table};
 
 fn value_of(o: Outcome) -> i32 {
     match o {
@@ -45,7 +45,7 @@ fn brute(w: &mut Walk, path: &mut Vec<(u16, Side, u32)>) -> i32 {
     best
 }
 
-fn solved(w: &Walk, table: &Table) -> i32 {
+fn solved(w: &Walk, table: &ProofTable) -> i32 {
     let s = search::solve(w, &Limits::default(), table);
     assert!(!s.too_deep);
     value_of(s.value.expect("no time limit"))
@@ -59,7 +59,7 @@ fn the_solver_scores_repetitions_as_draws_from_this_path_only() {
         let root = Walk::new(graph, None);
         // One table for every solve of the graph: a value that held only on one path
         // must not have been stored for the next solve to find.
-        let table = Table::new(1);
+        let table = ProofTable::new(1);
         for node in 0..8 {
             for side in [Side::White, Side::Black] {
                 let mut w = root.at(node, side, 0);
@@ -85,7 +85,7 @@ fn a_ply_limit_ends_the_game_and_the_values_follow_it() {
         for limit in [1, 2, 3, 5, 8] {
             let mut w = Walk::new(graph.clone(), Some(limit));
             let expected = brute(&mut w, &mut Vec::new());
-            let table = Table::new(1);
+            let table = ProofTable::new(1);
             assert_eq!(solved(&w, &table), expected, "seed {seed}, limit {limit}");
             // The alpha-beta search to the limit proves the same value.
             let options = Options {
@@ -133,7 +133,7 @@ fn the_side_without_a_move_passes() {
     assert!(list[0].is_pass());
     assert_eq!(w.move_name(list[0]), "pass");
     assert_eq!(perft(&mut w.clone(), 2), 1);
-    assert_eq!(solved(&w, &Table::new(1)), -1);
+    assert_eq!(solved(&w, &ProofTable::new(1)), -1);
     let r = search::search(&w, &Mobility, &Limits::depth(4));
     assert_eq!(r.best_move, Some(list[0]));
     assert_eq!(r.proven, Some(Outcome::Loss));
@@ -142,7 +142,7 @@ fn the_side_without_a_move_passes() {
     let graph = Graph::new(vec![Node::default()]).unwrap();
     let alone = Walk::new(Arc::new(graph), None);
     assert!(moves(&alone).is_empty());
-    assert_eq!(solved(&alone, &Table::new(1)), 0);
+    assert_eq!(solved(&alone, &ProofTable::new(1)), 0);
     assert_eq!(stuck.decided(), Some(Outcome::Loss));
 }
 
@@ -182,7 +182,7 @@ fn three_hundred_moves_are_searched_in_full() {
         assert_eq!(r.proven, Some(Outcome::Win));
         assert_eq!(search::score::describe(r.score), "win in 2");
     }
-    assert_eq!(solved(&w, &Table::new(1)), 1);
+    assert_eq!(solved(&w, &ProofTable::new(1)), 1);
 }
 
 #[test]
@@ -304,5 +304,5 @@ fn shuffling_round_a_cycle_is_a_draw_that_is_never_proven() {
             }
         }
     }
-    assert_eq!(solved(&w, &Table::new(1)), 0);
+    assert_eq!(solved(&w, &ProofTable::new(1)), 0);
 }

@@ -12,7 +12,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use super::table::{ProofTable, Slot, WAYS};
+use crate::search::prooftable::{ProofTable, Slot, WAYS};
 
 const MAGIC: &[u8; 8] = b"GGPDFPN1";
 
@@ -144,8 +144,7 @@ mod tests {
         for i in 0..20u64 {
             table.put(
                 i.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                i as u32,
-                40 - i as u32,
+                i << 32 | (40 - i),
                 i + 1,
             );
         }

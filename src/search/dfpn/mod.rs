@@ -36,13 +36,14 @@ use std::time::{Duration, Instant};
 use tracing::info;
 
 use super::limits::Limits;
+use super::prooftable::ProofTable;
 use super::solver::{Solution, max_ply};
 use crate::game::{Game, MoveBuffer, Outcome};
+use busy::Busy;
 use checkpoint::Header;
-use table::{Busy, ProofTable};
 
+mod busy;
 mod checkpoint;
-mod table;
 
 /// A proof or disproof number that cannot be reached.
 const INF: u32 = u32::MAX / 2;
@@ -201,6 +202,22 @@ struct Shared<'a> {
     nodes: AtomicU64,
     /// The root's φ and δ as last seen, packed.
     root: AtomicU64,
+}
+
+impl Shared<'_> {
+    /// The φ and δ stored for `key`.
+    fn numbers(&self, key: u64) -> Option<(u32, u32)> {
+        self.table.get(key).map(unpack)
+    }
+}
+
+/// φ and δ as one table payload (φ high).
+fn pack(phi: u32, delta: u32) -> u64 {
+    u64::from(phi) << 32 | u64::from(delta)
+}
+
+fn unpack(packed: u64) -> (u32, u32) {
+    ((packed >> 32) as u32, packed as u32)
 }
 
 /// The main thread's housekeeping: progress reports and saves.
@@ -370,7 +387,7 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
             });
         }
         for child in &mut children {
-            (child.phi, child.delta) = match self.shared.table.get(child.key) {
+            (child.phi, child.delta) = match self.shared.numbers(child.key) {
                 Some(values) => values,
                 None => self.in_child(child.mv, |s| s.terminal()).unwrap_or((1, 1)),
             };
@@ -398,8 +415,7 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
                 }
             }
             if self.ply == 0 {
-                let packed = u64::from(phi) << 32 | u64::from(delta);
-                self.shared.root.store(packed, Ordering::Relaxed);
+                self.shared.root.store(pack(phi, delta), Ordering::Relaxed);
             }
             if phi >= th_phi || delta >= th_delta || self.aborted {
                 break;
@@ -422,7 +438,7 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
         if !self.aborted {
             self.shared
                 .table
-                .put(key, phi, delta, self.nodes - nodes_before);
+                .put(key, pack(phi, delta), self.nodes - nodes_before);
         }
         (phi, delta)
     }
@@ -477,14 +493,14 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
             if self.terminal().is_some() || line.len() >= max_ply::<G>() {
                 break;
             }
-            let Some((phi, _)) = self.shared.table.get(self.key()) else {
+            let Some((phi, _)) = self.shared.numbers(self.key()) else {
                 break;
             };
             self.game.generate_moves(&mut list);
             let mut pick = None;
             for &mv in list.as_slice() {
                 let values =
-                    self.in_child(mv, |s| s.shared.table.get(s.key()).or_else(|| s.terminal()));
+                    self.in_child(mv, |s| s.shared.numbers(s.key()).or_else(|| s.terminal()));
                 match values {
                     Some((_, 0)) if phi == 0 => pick = Some(mv),
                     Some((0, _)) if phi != 0 => pick = Some(mv),
@@ -531,13 +547,13 @@ impl<'a> Chores<'a> {
     }
 
     fn progress(&self, shared: &Shared, target: Target) -> Progress {
-        let root = shared.root.load(Ordering::Relaxed);
+        let (phi, delta) = unpack(shared.root.load(Ordering::Relaxed));
         let (nodes, elapsed) = self.totals(shared);
         let run = shared.nodes.load(Ordering::Relaxed);
         Progress {
             proof: target.word(),
-            phi: (root >> 32) as u32,
-            delta: root as u32,
+            phi,
+            delta,
             nodes,
             elapsed,
             rate: run as f64 / self.began.elapsed().as_secs_f64().max(1e-9),
