@@ -90,7 +90,7 @@ enum Command {
         /// proof-number search; games whose positions never repeat).
         #[arg(long, value_enum, default_value_t = SolverKind::Alphabeta)]
         solver: SolverKind,
-        /// Threads for df-pn (all cores by default); alpha-beta runs on one.
+        /// Threads (all cores by default).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: Option<u32>,
         /// df-pn: save the solve to FILE now and then, when it stops and on Ctrl-C; if
@@ -524,6 +524,7 @@ impl games::Tool for Solve {
             .map_err(anyhow::Error::msg)?;
         let mut limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
         let mut interrupted = None;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let s = match self.solver {
             SolverKind::Dfpn => {
                 let label = format!(
@@ -545,7 +546,6 @@ impl games::Tool for Solve {
                     interrupted = Some(flag.clone());
                     limits = limits.with_stop(flag);
                 }
-                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                 let bar = solve_progress_bar();
                 let report = |p: &search::Progress| bar.report(p);
                 let options = search::DfpnOptions {
@@ -560,12 +560,17 @@ impl games::Tool for Solve {
                 s.map_err(anyhow::Error::msg)?
             }
             SolverKind::Alphabeta => {
-                if self.threads.is_some_and(|t| t > 1) || self.checkpoint.is_some() {
+                if self.checkpoint.is_some() {
                     anyhow::bail!(
-                        "--threads above 1 and --checkpoint are for --solver dfpn; the alpha-beta solver runs on one thread, from the start"
+                        "--checkpoint is for --solver dfpn; the alpha-beta solver runs from the start"
                     );
                 }
-                search::solve(&root, &limits, &search::ProofTable::new(self.hash_mb))
+                search::solve(
+                    &root,
+                    &limits,
+                    &search::ProofTable::new(self.hash_mb),
+                    self.threads.map_or(cores, |t| t as usize),
+                )
             }
         };
         if s.too_deep {

@@ -109,9 +109,11 @@ fn a_df_pn_solve_cut_short_carries_on_from_its_checkpoint() {
         "{stderr}"
     );
     std::fs::remove_file(&path).unwrap();
-    // Checkpoints and threads belong to df-pn.
-    let out = run(&["solve", "3x5", "--threads", "2"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("for --solver dfpn"));
+    // Checkpoints belong to df-pn.
+    let out = run(&["solve", "3x5", "--checkpoint", path.to_str().unwrap()]);
+    assert!(
+        !out.status.success() && String::from_utf8_lossy(&out.stderr).contains("for --solver dfpn")
+    );
 }
 
 #[test]

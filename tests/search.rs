@@ -400,11 +400,21 @@ fn the_solver_and_the_search_agree_with_exhaustive_search_on_small_boards() {
     for size in ["2x4", "3x4", "2x5", "4x4", "3x5", "2x6"] {
         let mut board = Board::new(size.parse().unwrap());
         let expected = exhaustive_value(&mut board, &mut HashMap::new());
-        let table = search::ProofTable::new(16);
-        let alphabeta = search::solve(&board, &Limits::default(), &table);
+        let alphabeta = |threads| {
+            search::solve(
+                &board,
+                &Limits::default(),
+                &search::ProofTable::new(16),
+                threads,
+            )
+        };
         let dfpn =
             search::solve_dfpn(&board, &Limits::default(), &search::DfpnOptions::new(16)).unwrap();
-        for (solver, solution) in [("alpha-beta", alphabeta), ("df-pn", dfpn)] {
+        for (solver, solution) in [
+            ("alpha-beta", alphabeta(1)),
+            ("alpha-beta on two threads", alphabeta(2)),
+            ("df-pn", dfpn),
+        ] {
             let value = solution
                 .value
                 .unwrap_or_else(|| panic!("{solver}: {size} not solved"));
@@ -456,9 +466,15 @@ fn the_two_solvers_agree_under_both_rule_variants() {
             let board =
                 ggp_player::games::start::<Breakthrough>(Some(size), Some(variant)).unwrap();
             let table = search::ProofTable::new(16);
-            let alphabeta = search::solve(&board, &Limits::default(), &table).value;
+            let alphabeta = search::solve(&board, &Limits::default(), &table, 1).value;
             assert!(alphabeta.is_some(), "{variant} {size}");
             for threads in [1, 2] {
+                let table = search::ProofTable::new(16);
+                let again = search::solve(&board, &Limits::default(), &table, threads).value;
+                assert_eq!(
+                    again, alphabeta,
+                    "{variant} {size}, alpha-beta, {threads} threads"
+                );
                 let options = search::DfpnOptions {
                     threads,
                     ..search::DfpnOptions::new(16)

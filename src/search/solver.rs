@@ -21,7 +21,11 @@ use std::time::Instant;
 
 use tracing::info;
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use super::alphabeta::{extend_by, pick_next};
+use super::busy::Busy;
 use super::limits::Limits;
 use super::prooftable::ProofTable;
 use crate::game::{Game, MoveBuffer, Outcome};
@@ -52,26 +56,33 @@ pub struct Solution<M> {
     pub time: std::time::Duration,
 }
 
-/// Solves `root` within `limits` (its depth is ignored: the solver goes to the end),
-/// storing what it proves in `table` (see the module documentation).
-pub fn solve<G: Game>(root: &G, limits: &Limits, table: &ProofTable) -> Solution<G::Move> {
+/// Solves `root` within `limits` (its depth is ignored: the solver goes to the end) on
+/// `threads` threads, storing what it proves in `table` (see the module documentation).
+///
+/// More threads run the same proof from the root over the one table, each putting off a
+/// move another is searching right now near the root, so that they take different
+/// parts of the tree and find each other's results in the table; the first to settle
+/// the root ends the proof for all.
+pub fn solve<G: Game>(
+    root: &G,
+    limits: &Limits,
+    table: &ProofTable,
+    threads: usize,
+) -> Solution<G::Move> {
     let start = Instant::now();
-    let mut s = Solver {
-        game: root.clone(),
+    let shared = Shared {
         table,
         limits,
-        nodes: 0,
-        aborted: false,
-        too_deep: false,
-        keys: Vec::new(),
-        path: Vec::new(),
-        hashes: Vec::new(),
+        stop: AtomicBool::new(false),
+        busy: (threads > 1).then(|| Busy::new(BUSY_SLOTS)),
+        nodes: AtomicU64::new(0),
+        too_deep: AtomicBool::new(false),
     };
     // Two null-window tests around the draw: can the side to move win? Can it avoid losing?
-    let value = match s.test(0, 1) {
+    let value = match shared.test(root, threads, 0, 1) {
         None => None,
         Some(v) if v >= 1 => Some(Outcome::Win),
-        Some(_) => match s.test(-1, 0) {
+        Some(_) => match shared.test(root, threads, -1, 0) {
             None => None,
             Some(v) if v <= -1 => Some(Outcome::Loss),
             Some(_) => Some(Outcome::Draw),
@@ -80,34 +91,84 @@ pub fn solve<G: Game>(root: &G, limits: &Limits, table: &ProofTable) -> Solution
     let line = value.map_or_else(Vec::new, |_| principal_line(root, table));
     let solution = Solution {
         value,
-        too_deep: s.too_deep,
+        too_deep: shared.too_deep.load(Ordering::Relaxed),
         line,
-        nodes: s.nodes,
+        nodes: shared.nodes.load(Ordering::Relaxed),
         time: start.elapsed(),
     };
     info!(
         value = ?solution.value,
         nodes = solution.nodes,
         time_ms = solution.time.as_millis() as u64,
+        threads,
         "solve done"
     );
     solution
 }
 
-struct Solver<'a, G> {
-    game: G,
+/// Slots of the marks of moves being searched (with more than one thread).
+const BUSY_SLOTS: usize = 1 << 16;
+/// Plies from the root within which a thread puts off a move another is searching:
+/// deeper, the marks would cost more than the work they share out.
+const DEFER_PLIES: usize = 12;
+
+/// What the threads of a solve share.
+struct Shared<'a> {
     table: &'a ProofTable,
     limits: &'a Limits,
+    /// Set when the test under way is settled (or must end).
+    stop: AtomicBool,
+    busy: Option<Busy>,
+    nodes: AtomicU64,
+    too_deep: AtomicBool,
+}
+
+impl Shared<'_> {
+    /// One null-window test of `root` on `threads` threads: the value of the first to
+    /// finish, `None` when the limits (or a line too deep) stopped them all.
+    fn test<G: Game>(&self, root: &G, threads: usize, alpha: i32, beta: i32) -> Option<i32> {
+        self.stop.store(false, Ordering::Relaxed);
+        let found = Mutex::new(None);
+        let run = || {
+            let mut s = Solver::new(root, self);
+            let (v, _) = s.node(alpha, beta);
+            self.nodes.fetch_add(s.nodes, Ordering::Relaxed);
+            if !s.aborted {
+                self.stop.store(true, Ordering::Relaxed);
+                found
+                    .lock()
+                    .expect("no thread panics holding it")
+                    .get_or_insert(v);
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                std::thread::Builder::new()
+                    .stack_size(STACK_BYTES + (1 << 20))
+                    .spawn_scoped(scope, run)
+                    .expect("a solver thread starts");
+            }
+            run();
+        });
+        found.into_inner().expect("no thread panicked holding it")
+    }
+}
+
+struct Solver<'a, G> {
+    game: G,
+    shared: &'a Shared<'a>,
+    table: &'a ProofTable,
     nodes: u64,
     aborted: bool,
-    too_deep: bool,
     /// Ordering keys of the moves of every node on the path, stacked.
     keys: Vec<i32>,
-    /// Hashes of the positions on the path (games that repeat only).
+    /// Hashes of the positions on the path.
     path: Vec<u64>,
     /// Hashes of the children of every node on the path, stacked (for
     /// [`Solver::cut_by_table`]).
     hashes: Vec<u64>,
+    /// Indices of moves put off because another thread was searching them, stacked.
+    deferred: Vec<usize>,
 }
 
 /// What the table keeps of a position: the least and most its value can be (−1, 0 or
@@ -137,17 +198,28 @@ impl Proven {
     }
 }
 
-impl<G: Game> Solver<'_, G> {
-    fn test(&mut self, alpha: i32, beta: i32) -> Option<i32> {
-        let (v, _) = self.node(alpha, beta);
-        (!self.aborted).then_some(v)
+impl<'a, G: Game> Solver<'a, G> {
+    fn new(root: &G, shared: &'a Shared<'a>) -> Self {
+        Solver {
+            game: root.clone(),
+            shared,
+            table: shared.table,
+            nodes: 0,
+            aborted: false,
+            keys: Vec::new(),
+            path: Vec::new(),
+            hashes: Vec::new(),
+            deferred: Vec::new(),
+        }
     }
 
     /// The value (−1, 0 or 1) within `(alpha, beta)`, fail-soft, and whether it rests on a
     /// repetition of the path (and so holds for this path only).
     fn node(&mut self, alpha: i32, beta: i32) -> (i32, bool) {
         self.nodes += 1;
-        if self.nodes & (CHECK_EVERY - 1) == 0 && self.limits.must_abort() {
+        if self.nodes & (CHECK_EVERY - 1) == 0
+            && (self.shared.stop.load(Ordering::Relaxed) || self.shared.limits.must_abort())
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -157,7 +229,8 @@ impl<G: Game> Solver<'_, G> {
             return (value_of(o), false);
         }
         if self.path.len() >= max_ply::<G>() {
-            self.too_deep = true;
+            self.shared.too_deep.store(true, Ordering::Relaxed);
+            self.shared.stop.store(true, Ordering::Relaxed);
             self.aborted = true;
             return (0, false);
         }
@@ -218,28 +291,57 @@ impl<G: Game> Solver<'_, G> {
         let mut best_move = None;
         // An upper bound (or exact value) rests on every move; a cut-off only on its move.
         let mut dependent = false;
-        for i in 0..n {
-            pick_next(moves, &mut self.keys[base..base + n], i);
-            let m = moves[i];
+        // With more threads, near the root a move another thread is searching right now
+        // is put off to the end (the table may answer it by then); the first never is.
+        let busy = self
+            .shared
+            .busy
+            .as_ref()
+            .filter(|_| self.path.len() <= DEFER_PLIES);
+        let deferred_base = self.deferred.len();
+        let (mut i, mut d, mut searched) = (0, deferred_base, 0);
+        loop {
+            let index = if i < n {
+                pick_next(moves, &mut self.keys[base..base + n], i);
+                i += 1;
+                if searched > 0 && busy.is_some_and(|b| b.is_busy(hash, G::move_code(moves[i - 1])))
+                {
+                    self.deferred.push(i - 1);
+                    continue;
+                }
+                i - 1
+            } else if d < self.deferred.len() {
+                d += 1;
+                self.deferred[d - 1]
+            } else {
+                break;
+            };
+            let m = moves[index];
+            let mark = busy.map(|b| b.enter(hash, G::move_code(m)));
             self.game.make(m);
-            let (v, d) = self.node(-beta, -alpha);
+            let (v, on_path) = self.node(-beta, -alpha);
             let v = -v;
             self.game.unmake(m);
+            if let (Some(b), Some(mark)) = (busy, mark) {
+                b.leave(mark);
+            }
+            searched += 1;
             if self.aborted {
                 break;
             }
-            dependent |= d;
+            dependent |= on_path;
             if v > best {
                 best = v;
                 best_move = Some(m);
                 alpha = alpha.max(v);
                 if v >= beta {
-                    dependent = d;
+                    dependent = on_path;
                     break;
                 }
             }
         }
         self.keys.truncate(base);
+        self.deferred.truncate(deferred_base);
         if self.aborted {
             return (0, false);
         }

@@ -46,7 +46,7 @@ fn brute(w: &mut Walk, path: &mut Vec<(u16, Side, u32)>) -> i32 {
 }
 
 fn solved(w: &Walk, table: &ProofTable) -> i32 {
-    let s = search::solve(w, &Limits::default(), table);
+    let s = search::solve(w, &Limits::default(), table, 1);
     assert!(!s.too_deep);
     value_of(s.value.expect("no time limit"))
 }
