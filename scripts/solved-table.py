@@ -3,18 +3,19 @@
 
 Every board from 2x4 to 10x10 under both rule variants gets one row: its value for
 white, the nodes and time, the solver and the command, or "unsolved within the budget".
-Boards go smallest first; each is tried with the alpha-beta solver and, if that does not
-settle it within the budget, with df-pn on every core. A board is not tried when a
-board no larger in either dimension was left unsolved (larger boards are harder), and
-its row says so.
+Boards go smallest first; each is tried with the solvers named (the alpha-beta solver
+by default, on every core; `--solvers alphabeta,dfpn` also tries df-pn on a board the
+first left unsolved). A board is not tried when a board no larger in either dimension
+was left unsolved (it is assumed harder), and its row says so.
 
 Every result is appended to a JSON-lines file as soon as it is known, so a stopped run
-picks up where it was (--results; delete a line to try that board again, e.g. with a
-larger --budget).
+picks up where it was (--results). A board left unsolved, or not tried, under a smaller
+budget than --budget is tried again; delete a line to redo a solved board.
 
     scripts/solved-table.py [--budget 600] [--binary target/release/ggp-player]
         [--results docs/results/solved.jsonl] [--out docs/solved.md]
         [--variants course,standard] [--sizes 2x4,3x5,...] [--hash-mb 1024]
+        [--solvers alphabeta,dfpn]
 """
 
 import argparse
@@ -70,14 +71,20 @@ def load(path):
     return done
 
 
-def dominated(size, variant, done):
-    """A board no larger in either dimension that was left unsolved, if any."""
+def dominated(size, variant, done, budget):
+    """A board no larger in either dimension left unsolved within `budget`, if any."""
     w, h = size
     for (s, v), r in done.items():
         sw, sh = map(int, s.split("x"))
-        if v == variant and r["value"] is None and sw <= w and sh <= h and (sw, sh) != (w, h):
+        if (v == variant and r["value"] is None and r["budget"] >= budget
+                and sw <= w and sh <= h and (sw, sh) != (w, h)):
             return s
     return None
+
+
+def settled(row, budget):
+    """Whether `row` needs no new try at `budget`: solved, or unsolved at no less."""
+    return row is not None and (row["value"] is not None or row["budget"] >= budget)
 
 
 def write_table(args, done):
@@ -85,11 +92,15 @@ def write_table(args, done):
         "# Solved Breakthrough boards",
         "",
         "The value of each board's start position with perfect play, white moving first,",
-        "under the course's rules (diagonal steps only capture; a side to move without a",
-        "legal move draws) and the standard rules (any forward step may capture; the side",
-        "without a move loses). Rebuilt by `scripts/solved-table.py`, one board after the",
-        f"other on this project's 2-core machine, each with a budget of {args.budget:g} s per",
-        "solver: the alpha-beta solver first, df-pn on both cores if that did not settle it.",
+        "under the course's rules (a pawn steps straight forward onto an empty square or",
+        "diagonally forward only to capture) and the standard rules (diagonally forward",
+        "also onto an empty square). Under both, a pawn on the far row wins and a side to",
+        "move without a legal move draws. Rebuilt by `scripts/solved-table.py`, one board",
+        "after the other on this project's 2-core machine (both cores per solve), each with",
+        f"a budget of {args.budget:g} s per solver ({', '.join(args.solvers)}); a board is",
+        "not tried when a board no larger in either dimension was left unsolved.",
+        "",
+        f"{solved_count(done)} of {len(done)} boards solved.",
         "",
         "| board | variant | value | nodes | time | solver | command |",
         "|---|---|---|---|---|---|---|",
@@ -100,9 +111,10 @@ def write_table(args, done):
             r = done.get((size, variant))
             board = f"{w}×{h}"
             if r is None:
+                lines.append(f"| {board} | {variant} | not yet tried | | | | |")
                 continue
             if r["value"] is None:
-                why = r.get("why", "unsolved within the budget")
+                why = r.get("why", f"unsolved within {r['budget']:g} s")
                 lines.append(f"| {board} | {variant} | {why} | | | | |")
             else:
                 lines.append(
@@ -123,8 +135,10 @@ def main():
     parser.add_argument("--variants", default="course,standard")
     parser.add_argument("--sizes", help="only these boards (e.g. 5x5,6x5)")
     parser.add_argument("--hash-mb", type=int, default=1024)
+    parser.add_argument("--solvers", default="alphabeta", help="tried in this order")
     args = parser.parse_args()
     args.variants = args.variants.split(",")
+    args.solvers = args.solvers.split(",")
     args.binary = os.path.abspath(args.binary)
     if not os.access(args.binary, os.X_OK):
         sys.exit(f"{args.binary}: not an executable (cargo build --release?)")
@@ -134,24 +148,28 @@ def main():
     for variant in args.variants:
         for w, h in all_sizes():
             size = f"{w}x{h}"
-            if (only and size not in only) or (size, variant) in done:
+            if (only and size not in only) or settled(done.get((size, variant)), args.budget):
                 continue
             print(f"{size} {variant}", flush=True)
-            smaller = dominated((w, h), variant, done)
+            smaller = dominated((w, h), variant, done, args.budget)
             if smaller:
                 row = {"value": None, "why": f"not tried: {smaller} is unsolved"}
             else:
-                row = solve(args, size, variant, "alphabeta") or solve(
-                    args, size, variant, "dfpn"
-                ) or {"value": None}
+                row = next(
+                    (r for r in (solve(args, size, variant, s) for s in args.solvers) if r),
+                    {"value": None},
+                )
             row.update(size=size, variant=variant, budget=args.budget)
             done[(size, variant)] = row
             with open(args.results, "a") as f:
                 f.write(json.dumps(row) + "\n")
             write_table(args, done)
     write_table(args, done)
-    solved = sum(1 for r in done.values() if r["value"] is not None)
-    print(f"{solved} of {len(done)} boards solved; table: {args.out}")
+    print(f"{solved_count(done)} of {len(done)} boards solved; table: {args.out}")
+
+
+def solved_count(done):
+    return sum(1 for r in done.values() if r["value"] is not None)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use tracing::{debug, info};
 
-use super::busy::Busy;
+use super::busy::{Busy, Order};
 use super::limits::{Limits, MAX_DEPTH};
 use super::score::{self, INFINITY};
 use super::stats::{IterationStats, SearchResult, rate};
@@ -708,7 +708,6 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         let n = moves.len();
         let killers = self.killers[ply];
         let base = self.keys.len();
-        let deferred_base = self.deferred.len();
         for &m in moves.iter() {
             let code = G::move_code(m);
             let key = if Some(code) == table_move {
@@ -732,26 +731,14 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
         // to the end (it may be answered from the table by then); the first move never is.
         let defer = self.shared.threads > 1 && depth >= DEFER_DEPTH;
         let mut searched = 0;
-        let mut i = 0;
-        let mut d = deferred_base;
-        loop {
-            let index = if i < n {
-                pick_next(moves, &mut self.keys[base..base + n], i);
-                i += 1;
-                if defer
-                    && searched > 0
-                    && self.shared.busy.is_busy(hash, G::move_code(moves[i - 1]))
-                {
-                    self.deferred.push(i - 1);
-                    continue;
-                }
-                i - 1
-            } else if d < self.deferred.len() {
-                d += 1;
-                self.deferred[d - 1]
-            } else {
-                break;
-            };
+        let mut order = Order::new(&self.deferred);
+        while let Some(index) = order.next(
+            moves,
+            &mut self.keys[base..base + n],
+            &mut self.deferred,
+            searched,
+            |m| defer && self.shared.busy.is_busy(hash, G::move_code(m)),
+        ) {
             let m = moves[index];
             let quiet = self.keys[base + index] < KEY_KILLER[1];
             let busy = defer.then(|| self.shared.busy.enter(hash, G::move_code(m)));
@@ -783,7 +770,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
             }
         }
         self.keys.truncate(base);
-        self.deferred.truncate(deferred_base);
+        order.finish(&mut self.deferred);
         if self.aborted {
             return 0;
         }

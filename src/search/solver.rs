@@ -24,8 +24,8 @@ use tracing::info;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::alphabeta::{extend_by, pick_next};
-use super::busy::Busy;
+use super::alphabeta::extend_by;
+use super::busy::{Busy, Order};
 use super::limits::Limits;
 use super::prooftable::ProofTable;
 use crate::game::{Game, MoveBuffer, Outcome};
@@ -298,24 +298,15 @@ impl<'a, G: Game> Solver<'a, G> {
             .busy
             .as_ref()
             .filter(|_| self.path.len() <= DEFER_PLIES);
-        let deferred_base = self.deferred.len();
-        let (mut i, mut d, mut searched) = (0, deferred_base, 0);
-        loop {
-            let index = if i < n {
-                pick_next(moves, &mut self.keys[base..base + n], i);
-                i += 1;
-                if searched > 0 && busy.is_some_and(|b| b.is_busy(hash, G::move_code(moves[i - 1])))
-                {
-                    self.deferred.push(i - 1);
-                    continue;
-                }
-                i - 1
-            } else if d < self.deferred.len() {
-                d += 1;
-                self.deferred[d - 1]
-            } else {
-                break;
-            };
+        let mut order = Order::new(&self.deferred);
+        let mut searched = 0;
+        while let Some(index) = order.next(
+            moves,
+            &mut self.keys[base..base + n],
+            &mut self.deferred,
+            searched,
+            |m| busy.is_some_and(|b| b.is_busy(hash, G::move_code(m))),
+        ) {
             let m = moves[index];
             let mark = busy.map(|b| b.enter(hash, G::move_code(m)));
             self.game.make(m);
@@ -341,7 +332,7 @@ impl<'a, G: Game> Solver<'a, G> {
             }
         }
         self.keys.truncate(base);
-        self.deferred.truncate(deferred_base);
+        order.finish(&mut self.deferred);
         if self.aborted {
             return (0, false);
         }
