@@ -17,12 +17,11 @@
 //! result that rests on it is stored. Lines longer than [`max_ply`] plies stop the solve
 //! (reported as [`Solution::too_deep`]) rather than overflow the stack.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use tracing::info;
-
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::alphabeta::extend_by;
 use super::busy::{Busy, Order};
