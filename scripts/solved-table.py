@@ -97,7 +97,8 @@ def write_table(args, done):
         "also onto an empty square). Under both, a pawn on the far row wins and a side to",
         "move without a legal move draws. Rebuilt by `scripts/solved-table.py`, one board",
         "after the other on this project's 2-core machine (both cores per solve), each with",
-        f"a budget of {args.budget:g} s per solver ({', '.join(args.solvers)}); a board is",
+        f"a budget of {least_budget(done):g} s per solver ({', '.join(args.solvers)}), more where",
+        "a row's command or note says so; a board is",
         "not tried when a board no larger in either dimension was left unsolved.",
         "",
         f"{solved_count(done)} of {len(done)} boards solved.",
@@ -166,6 +167,10 @@ def main():
             write_table(args, done)
     write_table(args, done)
     print(f"{solved_count(done)} of {len(done)} boards solved; table: {args.out}")
+
+
+def least_budget(done):
+    return min((r["budget"] for r in done.values()), default=0)
 
 
 def solved_count(done):
