@@ -106,7 +106,9 @@ def write_table(args, done):
         "| board | variant | value | nodes | time | solver | command |",
         "|---|---|---|---|---|---|---|",
     ]
-    for variant in args.variants:
+    # Every variant with a record, not only those this run tries (--variants).
+    recorded = {v for (_, v) in done}
+    for variant in [v for v in ("course", "standard") if v in recorded or v in args.variants]:
         for w, h in all_sizes():
             size = f"{w}x{h}"
             r = done.get((size, variant))
