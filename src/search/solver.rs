@@ -156,7 +156,6 @@ impl Shared<'_> {
 struct Solver<'a, G> {
     game: G,
     shared: &'a Shared<'a>,
-    table: &'a ProofTable,
     nodes: u64,
     aborted: bool,
     /// Ordering keys of the moves of every node on the path, stacked.
@@ -202,7 +201,6 @@ impl<'a, G: Game> Solver<'a, G> {
         Solver {
             game: root.clone(),
             shared,
-            table: shared.table,
             nodes: 0,
             aborted: false,
             keys: Vec::new(),
@@ -248,7 +246,7 @@ impl<'a, G: Game> Solver<'a, G> {
             return (1, false);
         }
         let nodes_before = self.nodes;
-        let known = self.table.get(hash).map(Proven::unpack);
+        let known = self.shared.table.get(hash).map(Proven::unpack);
         if let Some(p) = known {
             if p.least >= beta || p.least == p.most {
                 return (p.least, false);
@@ -353,13 +351,12 @@ impl<'a, G: Game> Solver<'a, G> {
             most,
             move_code: best_move.map(G::move_code).or(table_move),
         };
-        self.table
+        self.shared
+            .table
             .put(hash, proven.pack(), self.nodes - nodes_before);
         (best, false)
     }
-}
 
-impl<G: Game> Solver<'_, G> {
     /// The moves that stop a threat to win next move, moved to the front of `moves`:
     /// the others lose at once (the side to move cannot win first, or `expand` would have
     /// stopped), so they are not searched.
@@ -388,12 +385,12 @@ impl<G: Game> Solver<'_, G> {
             self.game.make(m);
             let h = self.game.hash();
             self.game.unmake(m);
-            self.table.touch(h);
+            self.shared.table.touch(h);
             self.hashes.push(h);
         }
         let cut = self.hashes[base..]
             .iter()
-            .filter_map(|&h| self.table.get(h))
+            .filter_map(|&h| self.shared.table.get(h))
             .map(|p| -Proven::unpack(p).most)
             .find(|&v| v >= beta);
         self.hashes.truncate(base);
