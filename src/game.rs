@@ -20,7 +20,8 @@
 use std::fmt::{Debug, Display};
 
 /// The result of a finished game, seen from the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Outcome {
     Win,
     Loss,
@@ -138,6 +139,13 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// side plays, known without a search (for Breakthrough: a race already won). The
     /// proof-number solver closes a position whose bounds settle what it is proving.
     fn value_bounds(&self) -> Option<(Outcome, Outcome)> {
+        None
+    }
+    /// The position's proven value for the side to move and every move that keeps it,
+    /// when the game ships a table of solved positions holding it (for Breakthrough: the
+    /// start positions of the boards solved and the positions after their first move).
+    /// The player then chooses among those moves only, so it never gives the value away.
+    fn solved(&self) -> Option<(Outcome, Vec<Self::Move>)> {
         None
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB};
-use ggp_player::game::Game;
+use ggp_player::game::{Game, MoveBuffer};
 use ggp_player::games::{self, GameSpec};
 use ggp_player::gdl::Gdl;
 use ggp_player::player::ServeConfig;
@@ -100,6 +100,12 @@ enum Command {
         /// Seconds between two saves of --checkpoint.
         #[arg(long, default_value_t = 600.0, value_parser = parse_seconds)]
         checkpoint_every: f64,
+        /// Alpha-beta: also solve every position up to PLIES moves from the start and
+        /// print, for the start and each of them, the moves that keep its value, one JSON
+        /// line each (the source of the player's table of solved openings). --time covers
+        /// the whole run.
+        #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=2))]
+        openings: Option<u32>,
         #[command(flatten)]
         game: GameArgs,
     },
@@ -283,6 +289,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             threads,
             checkpoint,
             checkpoint_every,
+            openings,
             game,
         } => {
             let name = game.game.clone();
@@ -296,6 +303,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                     threads,
                     checkpoint,
                     checkpoint_every,
+                    openings,
                     game,
                 },
             )??
@@ -513,6 +521,7 @@ struct Solve {
     threads: Option<u32>,
     checkpoint: Option<PathBuf>,
     checkpoint_every: f64,
+    openings: Option<u32>,
     game: GameArgs,
 }
 
@@ -525,8 +534,16 @@ impl games::Tool for Solve {
         let mut limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
         let mut interrupted = None;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let s = match self.solver {
-            SolverKind::Dfpn => {
+        let threads = self.threads.map_or(cores, |t| t as usize);
+        if self.openings.is_some() && self.solver != SolverKind::Alphabeta {
+            anyhow::bail!("--openings is for --solver alphabeta");
+        }
+        let table = match self.solver {
+            SolverKind::Alphabeta => Some(search::ProofTable::new(self.hash_mb)),
+            SolverKind::Dfpn => None,
+        };
+        let s = match &table {
+            None => {
                 let label = format!(
                     "{} {size} {}",
                     self.game.game,
@@ -549,7 +566,7 @@ impl games::Tool for Solve {
                 let bar = solve_progress_bar();
                 let report = |p: &search::Progress| bar.report(p);
                 let options = search::DfpnOptions {
-                    threads: self.threads.map_or(cores, |t| t as usize),
+                    threads,
                     checkpoint,
                     progress: Some(&report),
                     progress_every: bar.every,
@@ -559,18 +576,13 @@ impl games::Tool for Solve {
                 bar.bar.finish_and_clear();
                 s.map_err(anyhow::Error::msg)?
             }
-            SolverKind::Alphabeta => {
+            Some(table) => {
                 if self.checkpoint.is_some() {
                     anyhow::bail!(
                         "--checkpoint is for --solver dfpn; the alpha-beta solver runs from the start"
                     );
                 }
-                search::solve(
-                    &root,
-                    &limits,
-                    &search::ProofTable::new(self.hash_mb),
-                    self.threads.map_or(cores, |t| t as usize),
-                )
+                search::solve(&root, &limits, table, threads)
             }
         };
         if s.too_deep {
@@ -610,6 +622,76 @@ impl games::Tool for Solve {
             s.line.len(),
             solution_line(&root, &s.line)
         );
+        if let (Some(plies), Some(table)) = (self.openings, &table) {
+            let variant = self
+                .game
+                .variant
+                .as_deref()
+                .unwrap_or(S::VARIANTS[0])
+                .to_ascii_lowercase();
+            let mut book = Openings {
+                board: size,
+                variant: &variant,
+                limits: &limits,
+                table,
+                threads,
+                after: Vec::new(),
+            };
+            book.print(&root, plies)?;
+        }
+        Ok(())
+    }
+}
+
+/// `solve --openings`: the moves that keep the value of every position near the start.
+struct Openings<'a> {
+    board: &'a str,
+    variant: &'a str,
+    limits: &'a search::Limits,
+    table: &'a search::ProofTable,
+    threads: usize,
+    /// The moves from the start to the position being solved, in the game's notation.
+    after: Vec<String>,
+}
+
+impl Openings<'_> {
+    /// Prints the line of `position` (reached by `self.after`) and, `plies` deep, of every
+    /// position after it; finished games are left out.
+    fn print<G: Game>(&mut self, position: &G, plies: u32) -> anyhow::Result<()> {
+        if ggp_player::game::result(position).is_some() {
+            return Ok(());
+        }
+        let k = search::keeping_moves(position, self.limits, self.table, self.threads).ok_or_else(
+            || {
+                let position = match self.after.is_empty() {
+                    true => "the start position".to_owned(),
+                    false => format!("the position after {}", self.after.join(" ")),
+                };
+                anyhow::anyhow!(
+                    "{}: {position} was not solved within --time (or a line ran too deep)",
+                    self.board
+                )
+            },
+        )?;
+        let line = search::SolvedOpening {
+            board: self.board.to_owned(),
+            variant: self.variant.to_owned(),
+            after: self.after.clone(),
+            value: k.value,
+            keeping: k.moves.iter().map(|&m| position.move_name(m)).collect(),
+        };
+        println!("{}", serde_json::to_string(&line)?);
+        if plies > 0 {
+            let mut list = G::MoveList::default();
+            position.generate_moves(&mut list);
+            for &m in list.as_slice() {
+                let mut child = position.clone();
+                child.make(m);
+                self.after.push(position.move_name(m));
+                self.print(&child, plies - 1)?;
+                self.after.pop();
+            }
+        }
         Ok(())
     }
 }

@@ -5,8 +5,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use ggp_player::game::Game;
 use ggp_player::games::breakthrough::eval::Improved;
-use ggp_player::games::breakthrough::{Board, perft::perft};
+use ggp_player::games::breakthrough::{Board, perft::perft, solved};
 use ggp_player::search::{self, Limits};
 
 struct Counting;
@@ -16,6 +17,8 @@ thread_local! {
     /// whenever they like, and must not be counted. Constant-initialised and without a
     /// destructor, so reading it never allocates.
     static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    /// Bytes this thread holds: allocated less freed (by this thread).
+    static HELD: Cell<i64> = const { Cell::new(0) };
 }
 
 // SAFETY: every call is forwarded unchanged to the system allocator; the counter
@@ -23,9 +26,11 @@ thread_local! {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        let _ = HELD.try_with(|n| n.set(n.get() + layout.size() as i64));
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        let _ = HELD.try_with(|n| n.set(n.get() - layout.size() as i64));
         unsafe { System.dealloc(ptr, layout) }
     }
 }
@@ -65,4 +70,26 @@ fn perft_and_search_allocate_nothing_per_node() {
         allocs[1] - allocs[0] <= 4 * 8,
         "allocations {allocs:?} for nodes {nodes:?}"
     );
+}
+
+/// The memory the player's table of solved openings costs: the text built into the
+/// program, and the heap its parsed form keeps (read at the first lookup).
+#[test]
+fn the_table_of_solved_openings_is_small() {
+    let board = Board::new("5x5".parse().unwrap());
+    let before = HELD.with(Cell::get);
+    let began = std::time::Instant::now();
+    assert!(board.solved().is_some());
+    let first = began.elapsed();
+    let held = HELD.with(Cell::get) - before;
+    let (boards, lines) = solved::boards();
+    let text = solved::text_bytes();
+    println!(
+        "solved openings: {} boards, {lines} positions, {text} bytes of text, {held} bytes of \
+         heap, read at the first lookup in {first:?}",
+        boards.len()
+    );
+    assert!(held > 0, "the table is read at the first lookup");
+    assert!(held < 1 << 20, "{held} bytes of heap");
+    assert!(text < 1 << 20, "{text} bytes of text");
 }

@@ -117,6 +117,57 @@ fn a_df_pn_solve_cut_short_carries_on_from_its_checkpoint() {
 }
 
 #[test]
+fn solve_openings_prints_the_lines_of_the_players_table() {
+    let out = run(&["solve", "4x4", "--variant", "standard", "--openings", "1"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let printed: Vec<serde_json::Value> = stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The start, then one line for each first move (none of them ends the game here).
+    assert_eq!(printed.len(), 7, "{stdout}");
+    assert_eq!(printed[0]["after"], serde_json::json!([]));
+    assert_eq!(printed[0]["value"], "loss", "black wins standard 4x4");
+    for line in &printed[1..] {
+        assert_eq!(line["after"].as_array().unwrap().len(), 1);
+        assert_eq!(line["value"], "win");
+        assert!(!line["keeping"].as_array().unwrap().is_empty());
+    }
+    // The table built into the player holds exactly these lines for this board.
+    let table = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/games/breakthrough/solved.jsonl"
+    ))
+    .unwrap();
+    let tabled: Vec<serde_json::Value> = table
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["board"] == "4x4" && l["variant"] == "standard")
+        .collect();
+    assert_eq!(tabled, printed);
+    // Only the alpha-beta solver writes them, at most two plies deep.
+    for (args, error) in [
+        (
+            &["solve", "4x4", "--openings", "1", "--solver", "dfpn"][..],
+            "for --solver alphabeta",
+        ),
+        (&["solve", "4x4", "--openings", "3"][..], "--openings"),
+    ] {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(error), "{stderr}");
+    }
+    let out = run(&["solve", "8x8", "--openings", "1", "--time", "0.2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("not solved"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn selfplay_plays_every_opening_with_both_colours() {
     // An evaluation against itself: each opening's two games are the same game with the
     // colours swapped, so the first side scores exactly half.

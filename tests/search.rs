@@ -368,7 +368,7 @@ fn a_proven_draw_is_played_to_trap_a_random_mover() {
 }
 
 /// An independent solver: plain negamax over outcomes with a memo of every position.
-fn exhaustive_value(board: &mut Board, memo: &mut HashMap<u64, i8>) -> i8 {
+pub(crate) fn exhaustive_value(board: &mut Board, memo: &mut HashMap<u64, i8>) -> i8 {
     if let Some(o) = board.decided() {
         return outcome_value(o);
     }
@@ -387,7 +387,7 @@ fn exhaustive_value(board: &mut Board, memo: &mut HashMap<u64, i8>) -> i8 {
     best
 }
 
-fn outcome_value(o: Outcome) -> i8 {
+pub(crate) fn outcome_value(o: Outcome) -> i8 {
     match o {
         Outcome::Win => 1,
         Outcome::Loss => -1,
@@ -459,8 +459,8 @@ fn the_solver_and_the_search_agree_with_exhaustive_search_on_small_boards() {
 
 #[test]
 fn the_two_solvers_agree_under_both_rule_variants() {
-    // Standard rules (any forward step may capture) end every game with a winner; the
-    // course's end some in a draw, so each solver needs both of its proofs there.
+    // Under the standard rules (a diagonal step onto an empty square too) these boards
+    // are won; under the course's they are draws, so each solver needs both its proofs.
     for variant in ["standard", "course"] {
         for size in ["3x4", "4x4", "3x5", "2x6"] {
             let board =

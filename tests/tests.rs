@@ -18,5 +18,6 @@ mod referee;
 mod scrambled;
 mod search;
 mod server;
+mod solved;
 mod tournament;
 mod web;

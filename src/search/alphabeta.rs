@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::thread;
 use std::time::Instant;
 
-use tracing::{debug, info};
+use tracing::{debug, info, warn};
 
 use super::busy::{Busy, Order};
 use super::limits::{Limits, MAX_DEPTH};
@@ -78,6 +78,10 @@ pub struct Options {
     /// Hashes of the positions played before the root (games that repeat): a line back to
     /// one of them is scored as a draw, so the player does not shuffle back and forth.
     pub earlier: Vec<u64>,
+    /// The root moves to choose from, by move code ([`Game::move_code`]); `None` for all.
+    /// A player given the moves that keep a proven value passes them here. Codes of no
+    /// legal move are ignored, and so is a list naming none.
+    pub root_moves: Option<Vec<u16>>,
 }
 
 impl Default for Options {
@@ -86,6 +90,7 @@ impl Default for Options {
             threads: 1,
             reductions: true,
             earlier: Vec::new(),
+            root_moves: None,
         }
     }
 }
@@ -126,6 +131,7 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
         result.proven = Some(o);
         return result;
     }
+    let moves = allowed::<G>(list.as_slice(), options.root_moves.as_deref());
     table.new_search();
     let shared = Shared {
         table,
@@ -140,13 +146,13 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
     let mut runs = thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
             .map(|id| {
-                let shared = &shared;
+                let (shared, moves) = (&shared, &moves);
                 thread::Builder::new()
                     .name(format!("search-helper-{id}"))
-                    .spawn_scoped(scope, move || run_thread(root, eval, shared, id))
+                    .spawn_scoped(scope, move || run_thread(root, moves, eval, shared, id))
             })
             .collect();
-        let main = run_thread(root, eval, &shared, 0);
+        let main = run_thread(root, &moves, eval, &shared, 0);
         shared.done.store(true, Ordering::Relaxed);
         let mut runs = vec![main];
         // A helper that could not start or panicked only costs its share of the work.
@@ -181,7 +187,7 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
         }
         None => {
             // Not even depth 1 finished: the game's own hint is better than nothing.
-            let m = best_by_hint(root, &list).expect("the list is not empty");
+            let m = best_by_hint(root, &moves).expect("the list is not empty");
             result.best_move = Some(m);
             result.pv = vec![m];
         }
@@ -213,14 +219,30 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
 pub fn quick_move<G: Game>(position: &G) -> Option<G::Move> {
     let mut list = G::MoveList::default();
     position.generate_moves(&mut list);
-    best_by_hint(position, &list)
+    best_by_hint(position, list.as_slice())
 }
 
-fn best_by_hint<G: Game>(position: &G, list: &G::MoveList) -> Option<G::Move> {
-    list.as_slice()
+fn best_by_hint<G: Game>(position: &G, moves: &[G::Move]) -> Option<G::Move> {
+    moves
         .iter()
         .copied()
         .max_by_key(|&m| position.move_priority(m))
+}
+
+/// The legal moves `codes` names (all of them without codes, or when it names none).
+fn allowed<G: Game>(legal: &[G::Move], codes: Option<&[u16]>) -> Vec<G::Move> {
+    let named: Vec<G::Move> = legal
+        .iter()
+        .copied()
+        .filter(|&m| codes.is_some_and(|c| c.contains(&G::move_code(m))))
+        .collect();
+    if named.is_empty() {
+        if codes.is_some() {
+            warn!("the root moves given name no legal move: searching them all");
+        }
+        return legal.to_vec();
+    }
+    named
 }
 
 /// Continues a principal variation cut short by table hits with the table's best moves,
@@ -297,6 +319,7 @@ struct Run<M> {
 
 fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
     root: &G,
+    moves: &[G::Move],
     eval: &E,
     shared: &Shared<'_>,
     id: usize,
@@ -331,14 +354,9 @@ fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
         expansions: 0,
         iterations: Vec::new(),
     };
-    let mut list = G::MoveList::default();
-    root.generate_moves(&mut list);
     // Root moves with the score of the last iteration that searched them, best first.
-    let mut root_moves: Vec<(G::Move, i32)> = list
-        .as_slice()
-        .iter()
-        .map(|&m| (m, root.move_priority(m)))
-        .collect();
+    let mut root_moves: Vec<(G::Move, i32)> =
+        moves.iter().map(|&m| (m, root.move_priority(m))).collect();
     root_moves.sort_by_key(|&(_, k)| std::cmp::Reverse(k));
     // Helpers vary their root order a little so that threads part ways early.
     if id > 0 && root_moves.len() > 2 {

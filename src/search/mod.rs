@@ -20,6 +20,6 @@ pub use dfpn::{Checkpoint, DfpnOptions, Progress, solve_dfpn};
 pub use greedy::greedy_moves;
 pub use limits::{Limits, MAX_DEPTH};
 pub use prooftable::ProofTable;
-pub use solver::{Solution, max_ply, solve};
+pub use solver::{Keeping, Solution, SolvedOpening, keeping_moves, max_ply, solve};
 pub use stats::{IterationStats, SearchResult, rate};
 pub use tt::{Bound, Entry, Table};

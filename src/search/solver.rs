@@ -69,24 +69,8 @@ pub fn solve<G: Game>(
     threads: usize,
 ) -> Solution<G::Move> {
     let start = Instant::now();
-    let shared = Shared {
-        table,
-        limits,
-        stop: AtomicBool::new(false),
-        busy: (threads > 1).then(|| Busy::new(BUSY_SLOTS)),
-        nodes: AtomicU64::new(0),
-        too_deep: AtomicBool::new(false),
-    };
-    // Two null-window tests around the draw: can the side to move win? Can it avoid losing?
-    let value = match shared.test(root, threads, 0, 1) {
-        None => None,
-        Some(v) if v >= 1 => Some(Outcome::Win),
-        Some(_) => match shared.test(root, threads, -1, 0) {
-            None => None,
-            Some(v) if v <= -1 => Some(Outcome::Loss),
-            Some(_) => Some(Outcome::Draw),
-        },
-    };
+    let shared = Shared::new(table, limits, threads);
+    let value = shared.value(root, threads);
     let line = value.map_or_else(Vec::new, |_| principal_line(root, table));
     let solution = Solution {
         value,
@@ -103,6 +87,71 @@ pub fn solve<G: Game>(
         "solve done"
     );
     solution
+}
+
+/// A position's proven value and every move that keeps it.
+#[derive(Clone, Debug)]
+pub struct Keeping<M> {
+    /// The value for the side to move.
+    pub value: Outcome,
+    /// The legal moves after which the value still holds, in the order the game lists
+    /// them: every move of a lost position (none can lose more), none of a finished game.
+    pub moves: Vec<M>,
+    pub nodes: u64,
+    pub time: std::time::Duration,
+}
+
+/// One position of a game's table of solved openings, as `solve --openings` writes it
+/// (a JSON line): the board and variant, the moves from the start in the game's
+/// notation, the value for the side to move and the moves that keep it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SolvedOpening {
+    pub board: String,
+    pub variant: String,
+    pub after: Vec<String>,
+    pub value: Outcome,
+    pub keeping: Vec<String>,
+}
+
+/// Solves `root` and then each of its moves (one null-window test each, over the same
+/// `table`, so that every child starts from what the root's proof left there): what a
+/// player needs to never give the value away. `None` when the limits, or a line longer
+/// than [`max_ply`], stopped it.
+pub fn keeping_moves<G: Game>(
+    root: &G,
+    limits: &Limits,
+    table: &ProofTable,
+    threads: usize,
+) -> Option<Keeping<G::Move>> {
+    let start = Instant::now();
+    let shared = Shared::new(table, limits, threads);
+    let value = shared.value(root, threads)?;
+    let mut moves = Vec::new();
+    if crate::game::result(root).is_none() {
+        let mut list = G::MoveList::default();
+        root.generate_moves(&mut list);
+        for &m in list.as_slice() {
+            let mut child = root.clone();
+            child.make(m);
+            let keeps = match value {
+                Outcome::Loss => true,
+                // The opponent must be lost: can it avoid losing?
+                Outcome::Win => shared.test(&child, threads, -1, 0)? <= -1,
+                // No move wins (the root is a draw): a move keeps the draw unless the
+                // opponent wins after it.
+                Outcome::Draw => shared.test(&child, threads, 0, 1)? < 1,
+            };
+            if keeps {
+                moves.push(m);
+            }
+        }
+    }
+    Some(Keeping {
+        value,
+        moves,
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        time: start.elapsed(),
+    })
 }
 
 /// Slots of the marks of moves being searched (with more than one thread).
@@ -122,7 +171,31 @@ struct Shared<'a> {
     too_deep: AtomicBool,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    fn new(table: &'a ProofTable, limits: &'a Limits, threads: usize) -> Self {
+        Shared {
+            table,
+            limits,
+            stop: AtomicBool::new(false),
+            busy: (threads > 1).then(|| Busy::new(BUSY_SLOTS)),
+            nodes: AtomicU64::new(0),
+            too_deep: AtomicBool::new(false),
+        }
+    }
+
+    /// The value of `root` by two null-window tests around the draw (can the side to move
+    /// win? can it avoid losing?); `None` when stopped.
+    fn value<G: Game>(&self, root: &G, threads: usize) -> Option<Outcome> {
+        if self.test(root, threads, 0, 1)? >= 1 {
+            return Some(Outcome::Win);
+        }
+        Some(if self.test(root, threads, -1, 0)? <= -1 {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        })
+    }
+
     /// One null-window test of `root` on `threads` threads: the value of the first to
     /// finish, `None` when the limits (or a line too deep) stopped them all.
     fn test<G: Game>(&self, root: &G, threads: usize, alpha: i32, beta: i32) -> Option<i32> {

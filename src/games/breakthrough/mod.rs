@@ -13,6 +13,7 @@ pub mod perft;
 mod race;
 
 mod recognise;
+pub mod solved;
 pub mod spec;
 pub mod terms;
 pub mod tune;
@@ -111,6 +112,10 @@ impl Game for Board {
 
     /// A race already won ([`Board::race_winner`]): its winner does not lose and the
     /// other side does not win (a side out of moves on the way draws).
+    fn solved(&self) -> Option<(Outcome, Vec<Move>)> {
+        solved::lookup(self)
+    }
+
     fn value_bounds(&self) -> Option<(Outcome, Outcome)> {
         let winner = self.race_winner()?;
         Some(if winner == self.side_to_move() {
