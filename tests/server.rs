@@ -549,6 +549,40 @@ fn two_matches_at_once_on_one_server() {
     assert!(reports[0].started < reports[1].finished && reports[1].started < reports[0].finished);
 }
 
+/// The table of solved openings reached over the wire (`tests/solved.rs` shows that a
+/// search alone gives some of these values away).
+#[test]
+fn the_player_answers_a_solved_opening_with_a_move_that_keeps_its_value() {
+    use ggp_player::game::{Game, Outcome};
+    let server = TestServer::start(TEST_MARGIN);
+    let addr = server.addr;
+    // Course 5x5 is a draw; two of white's five first moves lose it, and black must
+    // then take the win.
+    let start = Board::new("5x5".parse().unwrap());
+    let (value, keeping) = start.solved().expect("5x5 is tabled");
+    assert_eq!((value, keeping.len()), (Outcome::Draw, 3));
+    let spec = MatchSpec::new("solved_white", "5x5", Color::White, Dialect::GgpBase);
+    start_match(addr, &spec);
+    let reply = post(addr, Dialect::GgpBase, "( PLAY solved_white NIL )");
+    let mv = check_move_reply(reply.ok(), &start, Dialect::GgpBase);
+    assert!(keeping.contains(&mv), "{reply:?}");
+    for (i, first) in [(2, 2, 2, 3), (4, 2, 4, 3)].into_iter().enumerate() {
+        let id = format!("solved_black_{i}");
+        let spec = MatchSpec::new(&id, "5x5", Color::Black, Dialect::Dresden);
+        start_match(addr, &spec);
+        let mut board = start.clone();
+        let white = board.find_move(first.0, first.1, first.2, first.3).unwrap();
+        let joint = joint_move(Dialect::Dresden, &board, white);
+        board.make(white);
+        let (value, keeping) = board.solved().expect("tabled");
+        assert_eq!(value, Outcome::Win);
+        let message = moves_message(Dialect::Dresden, "PLAY", &id, Some(&joint));
+        let reply = post(addr, Dialect::Dresden, &message);
+        let mv = check_move_reply(reply.ok(), &board, Dialect::Dresden);
+        assert!(keeping.contains(&mv), "after {first:?}: {reply:?}");
+    }
+}
+
 #[test]
 fn a_start_with_a_known_match_id_starts_a_new_match() {
     let server = TestServer::start(TEST_MARGIN);

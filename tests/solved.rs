@@ -227,3 +227,21 @@ fn the_player_keeps_every_tabled_value_where_a_plain_search_gives_some_away() {
     // of these boards when this was written).
     assert!(given_away > 0, "a shallow search alone gives no value away");
 }
+
+#[test]
+fn the_move_sent_without_a_search_result_keeps_every_tabled_value() {
+    let mut hint_gives_away = 0;
+    for (w, h, variant, _) in solved::boards().0 {
+        for board in openings(&start(&format!("{w}x{h}"), variant.name())) {
+            let (_, keeping) = board.solved().expect("tabled");
+            assert!(keeping.contains(&search::quick_move(&board).unwrap()));
+            // What the game's ordering hint alone would send.
+            let hinted = legal(&board)
+                .into_iter()
+                .max_by_key(|&m| board.move_priority(m))
+                .unwrap();
+            hint_gives_away += usize::from(!keeping.contains(&hinted));
+        }
+    }
+    assert!(hint_gives_away > 0, "the hint alone gives no value away");
+}

@@ -214,12 +214,16 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
 }
 
 /// A legal move found without searching: the most promising by the game's own ordering
-/// hint (wins, captures first). `None` without legal moves. What a player answers when no
-/// search result comes in time.
+/// hint (wins, captures first), among the moves that keep the value when the game's
+/// table of solved positions holds this one ([`Game::solved`]). `None` without legal
+/// moves. What a player answers when no search result comes in time.
 pub fn quick_move<G: Game>(position: &G) -> Option<G::Move> {
     let mut list = G::MoveList::default();
     position.generate_moves(&mut list);
-    best_by_hint(position, list.as_slice())
+    let keeping = position
+        .solved()
+        .map(|(_, moves)| moves.into_iter().map(G::move_code).collect::<Vec<_>>());
+    best_by_hint(position, &allowed::<G>(list.as_slice(), keeping.as_deref()))
 }
 
 fn best_by_hint<G: Game>(position: &G, moves: &[G::Move]) -> Option<G::Move> {
