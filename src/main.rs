@@ -74,9 +74,9 @@ enum Command {
         #[command(flatten)]
         game: GameArgs,
     },
-    /// Solve a board from its start position: prove its value (win, draw or loss for the
-    /// first player) and print it with a line that keeps it, the nodes searched and the
-    /// time.
+    /// Solve a board from its start position (or from the position after --after moves):
+    /// prove its value (win, draw or loss for the side to move) and print it with a line
+    /// that keeps it, the nodes searched and the time.
     Solve {
         /// Board size: WIDTHxHEIGHT for Breakthrough, width 2-10, height 4-10 (e.g. 5x5).
         size: String,
@@ -106,6 +106,10 @@ enum Command {
         /// the whole run.
         #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=2))]
         openings: Option<u32>,
+        /// Solve the position after this move instead of the start, in the game's
+        /// notation (e.g. "(move 1 2 1 3)"); repeat it for each move, in order.
+        #[arg(long, value_name = "MOVE")]
+        after: Vec<String>,
         #[command(flatten)]
         game: GameArgs,
     },
@@ -290,6 +294,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             checkpoint,
             checkpoint_every,
             openings,
+            after,
             game,
         } => {
             let name = game.game.clone();
@@ -304,6 +309,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                     checkpoint,
                     checkpoint_every,
                     openings,
+                    after,
                     game,
                 },
             )??
@@ -522,6 +528,7 @@ struct Solve {
     checkpoint: Option<PathBuf>,
     checkpoint_every: f64,
     openings: Option<u32>,
+    after: Vec<String>,
     game: GameArgs,
 }
 
@@ -529,8 +536,23 @@ impl games::Tool for Solve {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
         let size = &self.size;
-        let root = games::start::<S>(Some(size), self.game.variant.as_deref())
+        let mut root = games::start::<S>(Some(size), self.game.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
+        for (i, name) in self.after.iter().enumerate() {
+            if ggp_player::game::result(&root).is_some() {
+                anyhow::bail!("--after: the game is over before {name:?}");
+            }
+            let Some(m) = root.parse_move(name) else {
+                anyhow::bail!(
+                    "--after: {name:?} is not a legal move {}",
+                    match i {
+                        0 => "at the start".to_owned(),
+                        _ => format!("after {}", self.after[..i].join(" ")),
+                    }
+                );
+            };
+            root.make(m);
+        }
         let mut limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
         let mut interrupted = None;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -544,11 +566,14 @@ impl games::Tool for Solve {
         };
         let s = match &table {
             None => {
-                let label = format!(
+                let mut label = format!(
                     "{} {size} {}",
                     self.game.game,
                     self.game.variant.as_deref().unwrap_or("(default rules)")
                 );
+                if !self.after.is_empty() {
+                    label += &format!(" after {}", self.after.join(" "));
+                }
                 let checkpoint = self.checkpoint.as_deref().map(|path| search::Checkpoint {
                     path,
                     every: Duration::from_secs_f64(self.checkpoint_every),
@@ -610,10 +635,14 @@ impl games::Tool for Solve {
                 s.nodes
             );
         };
+        // Moves alternate (a pass is a move), so the side to move follows from the count.
+        let (position, mover) = match self.after.len() {
+            0 => (String::new(), S::SIDES[0]),
+            n => (format!(" after {}", self.after.join(" ")), S::SIDES[n % 2]),
+        };
         println!(
-            "{size}: {} for {} ({} nodes in {:.3} s)",
+            "{size}{position}: {} for {mover} ({} nodes in {:.3} s)",
             outcome_word(value),
-            S::SIDES[0],
             s.nodes,
             s.time.as_secs_f64()
         );
@@ -635,7 +664,7 @@ impl games::Tool for Solve {
                 limits: &limits,
                 table,
                 threads,
-                after: Vec::new(),
+                after: self.after.clone(),
             };
             book.print(&root, plies)?;
         }

@@ -117,6 +117,71 @@ fn a_df_pn_solve_cut_short_carries_on_from_its_checkpoint() {
 }
 
 #[test]
+fn solve_after_moves_solves_the_position_they_reach() {
+    // Course 5x5: white's (move 2 2 2 3) loses; black then wins.
+    let out = run(&["solve", "5x5", "--after", "(move 2 2 2 3)"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("5x5 after (move 2 2 2 3): win for black ("),
+        "{stdout}"
+    );
+    let out = run(&[
+        "solve",
+        "5x5",
+        "--after",
+        "(move 2 2 2 3)",
+        "--solver",
+        "dfpn",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains(": win for black ("));
+    // Two moves in, with the moves that keep the value after each reply of white.
+    let out = run(&[
+        "solve",
+        "3x5",
+        "--after",
+        "(move 1 2 1 3)",
+        "--after",
+        "(move 2 4 1 3)",
+        "--openings",
+        "1",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("3x5 after (move 1 2 1 3) (move 2 4 1 3): draw for white"));
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() > 2, "{stdout}");
+    for line in &lines {
+        let after = line["after"].as_array().unwrap();
+        assert_eq!(
+            after[..2],
+            [
+                serde_json::json!("(move 1 2 1 3)"),
+                serde_json::json!("(move 2 4 1 3)")
+            ]
+        );
+    }
+    // A move that is not legal there is named in the error.
+    let out = run(&[
+        "solve",
+        "3x5",
+        "--after",
+        "(move 1 2 1 3)",
+        "--after",
+        "(move 1 4 1 3)",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success()
+            && stderr.contains("\"(move 1 4 1 3)\" is not a legal move after (move 1 2 1 3)"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn solve_openings_prints_the_lines_of_the_players_table() {
     let out = run(&["solve", "4x4", "--variant", "standard", "--openings", "1"]);
     assert!(out.status.success());
