@@ -116,6 +116,15 @@ fn a_df_pn_solve_cut_short_carries_on_from_its_checkpoint() {
     );
 }
 
+/// The JSON lines of `solve --openings` in its output.
+fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 #[test]
 fn solve_after_moves_solves_the_position_they_reach() {
     // Course 5x5: white's (move 2 2 2 3) loses; black then wins.
@@ -148,11 +157,7 @@ fn solve_after_moves_solves_the_position_they_reach() {
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("3x5 after (move 1 2 1 3) (move 2 4 1 3): draw for white"));
-    let lines: Vec<serde_json::Value> = stdout
-        .lines()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&stdout);
     assert!(lines.len() > 2, "{stdout}");
     for line in &lines {
         let after = line["after"].as_array().unwrap();
@@ -186,11 +191,7 @@ fn solve_openings_prints_the_lines_of_the_players_table() {
     let out = run(&["solve", "4x4", "--variant", "standard", "--openings", "1"]);
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let printed: Vec<serde_json::Value> = stdout
-        .lines()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let printed = json_lines(&stdout);
     // The start, then one line for each first move (none of them ends the game here).
     assert_eq!(printed.len(), 7, "{stdout}");
     assert_eq!(printed[0]["after"], serde_json::json!([]));
