@@ -184,6 +184,13 @@ fn the_table_of_solved_openings_holds_what_the_solver_proves() {
         }
     }
     assert!(checked > 100, "{checked} positions solved again");
+    // The published opening of standard 5x5 (Little Golem, 2006: black wins in 26 plies
+    // after 1. a2-a3 b4xa3): the capture keeps black's win.
+    let mut board = start("5x5", "standard");
+    board.make(board.parse_move("(move 1 2 1 3)").unwrap());
+    let (value, keeping) = board.solved().unwrap();
+    assert_eq!(value, Outcome::Win);
+    assert!(keeping.contains(&board.parse_move("(move 2 4 1 3)").unwrap()));
     // A board the table does not cover.
     assert!(start("10x10", "course").solved().is_none());
 }
