@@ -607,7 +607,15 @@ impl games::Tool for Solve {
                         "--checkpoint is for --solver dfpn; the alpha-beta solver runs from the start"
                     );
                 }
-                search::solve(&root, &limits, table, threads)
+                let bar = solve_progress_bar();
+                let report = |p: &search::Progress| bar.report(p);
+                let reporting = search::Reporting {
+                    report: &report,
+                    every: bar.every,
+                };
+                let s = search::solve_reporting(&root, &limits, table, threads, Some(reporting));
+                bar.bar.finish_and_clear();
+                s
             }
         };
         if s.too_deep {

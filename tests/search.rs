@@ -487,6 +487,45 @@ fn the_two_solvers_agree_under_both_rule_variants() {
 }
 
 #[test]
+fn the_alpha_beta_solver_reports_its_progress() {
+    use std::sync::Mutex;
+    // Course 5x5 is a draw: first "can white win?" fails, then "can it draw?" holds.
+    let board = ggp_player::games::start::<Breakthrough>(Some("5x5"), Some("course")).unwrap();
+    let seen = Mutex::new(Vec::new());
+    let report = |p: &search::Progress| seen.lock().unwrap().push(p.clone());
+    let reporting = search::Reporting {
+        report: &report,
+        every: Duration::from_millis(1),
+    };
+    let table = search::ProofTable::new(16);
+    let s = search::solve_reporting(&board, &Limits::default(), &table, 2, Some(reporting));
+    assert_eq!(s.value, Some(Outcome::Draw));
+    let seen = seen.into_inner().unwrap();
+    assert!(seen.len() >= 2, "{} reports", seen.len());
+    assert!(seen.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+    assert!(seen.last().unwrap().nodes <= s.nodes);
+    assert!(seen.iter().all(|p| p.table_mb == 16 && p.root.is_none()));
+    let proofs: Vec<&str> = seen.iter().map(|p| p.proof).collect();
+    let first_draw = proofs
+        .iter()
+        .position(|&p| p == "draw")
+        .unwrap_or(proofs.len());
+    assert!(
+        proofs[..first_draw].iter().all(|&p| p == "win"),
+        "{proofs:?}"
+    );
+    assert!(
+        proofs[first_draw..].iter().all(|&p| p == "draw"),
+        "{proofs:?}"
+    );
+    assert!(
+        seen[0].to_string().starts_with("proof of a win | "),
+        "{}",
+        seen[0]
+    );
+}
+
+#[test]
 fn a_stopped_df_pn_solve_resumes_from_its_checkpoint() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

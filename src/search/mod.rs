@@ -9,6 +9,7 @@ mod dfpn;
 mod greedy;
 mod limits;
 pub mod minimax;
+mod progress;
 mod prooftable;
 pub mod score;
 mod solver;
@@ -16,10 +17,13 @@ mod stats;
 mod tt;
 
 pub use alphabeta::{Options, quick_move, search, search_with};
-pub use dfpn::{Checkpoint, DfpnOptions, Progress, solve_dfpn};
+pub use dfpn::{Checkpoint, DfpnOptions, solve_dfpn};
 pub use greedy::greedy_moves;
 pub use limits::{Limits, MAX_DEPTH};
+pub use progress::Progress;
 pub use prooftable::ProofTable;
-pub use solver::{Keeping, Solution, SolvedOpening, keeping_moves, max_ply, solve};
+pub use solver::{
+    Keeping, Reporting, Solution, SolvedOpening, keeping_moves, max_ply, solve, solve_reporting,
+};
 pub use stats::{IterationStats, SearchResult, rate};
 pub use tt::{Bound, Entry, Table};

@@ -19,13 +19,14 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tracing::info;
 
 use super::alphabeta::extend_by;
 use super::busy::{Busy, Order};
 use super::limits::Limits;
+use super::progress::Progress;
 use super::prooftable::ProofTable;
 use crate::game::{Game, MoveBuffer, Outcome};
 
@@ -68,9 +69,35 @@ pub fn solve<G: Game>(
     table: &ProofTable,
     threads: usize,
 ) -> Solution<G::Move> {
+    solve_reporting(root, limits, table, threads, None)
+}
+
+/// Progress reports of a long solve: told how it stands every `every`.
+pub struct Reporting<'a> {
+    pub report: &'a (dyn Fn(&Progress) + Sync),
+    pub every: Duration,
+}
+
+/// [`solve`], reporting its progress.
+pub fn solve_reporting<G: Game>(
+    root: &G,
+    limits: &Limits,
+    table: &ProofTable,
+    threads: usize,
+    reporting: Option<Reporting>,
+) -> Solution<G::Move> {
     let start = Instant::now();
     let shared = Shared::new(table, limits, threads);
-    let value = shared.value(root, threads);
+    let done = AtomicBool::new(false);
+    let value = std::thread::scope(|scope| {
+        if let Some(r) = &reporting {
+            let (shared, done) = (&shared, &done);
+            scope.spawn(move || shared.report_until(done, r, start));
+        }
+        let value = shared.value(root, threads);
+        done.store(true, Ordering::Relaxed);
+        value
+    });
     let line = value.map_or_else(Vec::new, |_| principal_line(root, table));
     let solution = Solution {
         value,
@@ -167,8 +194,11 @@ struct Shared<'a> {
     /// Set when the test under way is settled (or must end).
     stop: AtomicBool,
     busy: Option<Busy>,
+    /// Nodes so far, brought up to date every [`CHECK_EVERY`] nodes of each thread.
     nodes: AtomicU64,
     too_deep: AtomicBool,
+    /// The test under way is "can the side to move avoid losing?" (else "can it win?").
+    drawing: AtomicBool,
 }
 
 impl<'a> Shared<'a> {
@@ -180,6 +210,37 @@ impl<'a> Shared<'a> {
             busy: (threads > 1).then(|| Busy::new(BUSY_SLOTS)),
             nodes: AtomicU64::new(0),
             too_deep: AtomicBool::new(false),
+            drawing: AtomicBool::new(false),
+        }
+    }
+
+    /// Reports how the solve stands every `r.every` until `done` is raised.
+    fn report_until(&self, done: &AtomicBool, r: &Reporting, start: Instant) {
+        let mut last = Instant::now();
+        while !done.load(Ordering::Relaxed) {
+            std::thread::sleep(
+                r.every
+                    .clamp(Duration::from_millis(1), Duration::from_millis(50)),
+            );
+            if last.elapsed() < r.every {
+                continue;
+            }
+            last = Instant::now();
+            let nodes = self.nodes.load(Ordering::Relaxed);
+            let elapsed = start.elapsed();
+            (r.report)(&Progress {
+                proof: if self.drawing.load(Ordering::Relaxed) {
+                    "draw"
+                } else {
+                    "win"
+                },
+                root: None,
+                nodes,
+                elapsed,
+                rate: nodes as f64 / elapsed.as_secs_f64().max(1e-9),
+                table_mb: self.table.bytes() >> 20,
+                table_filled: self.table.filled(),
+            });
         }
     }
 
@@ -200,11 +261,14 @@ impl<'a> Shared<'a> {
     /// finish, `None` when the limits (or a line too deep) stopped them all.
     fn test<G: Game>(&self, root: &G, threads: usize, alpha: i32, beta: i32) -> Option<i32> {
         self.stop.store(false, Ordering::Relaxed);
+        self.drawing.store(beta <= 0, Ordering::Relaxed);
         let found = Mutex::new(None);
         let run = || {
             let mut s = Solver::new(root, self);
             let (v, _) = s.node(alpha, beta);
-            self.nodes.fetch_add(s.nodes, Ordering::Relaxed);
+            // The nodes not yet counted (see `Solver::node`).
+            self.nodes
+                .fetch_add(s.nodes & (CHECK_EVERY - 1), Ordering::Relaxed);
             if !s.aborted {
                 self.stop.store(true, Ordering::Relaxed);
                 found
@@ -287,10 +351,11 @@ impl<'a, G: Game> Solver<'a, G> {
     /// repetition of the path (and so holds for this path only).
     fn node(&mut self, alpha: i32, beta: i32) -> (i32, bool) {
         self.nodes += 1;
-        if self.nodes & (CHECK_EVERY - 1) == 0
-            && (self.shared.stop.load(Ordering::Relaxed) || self.shared.limits.must_abort())
-        {
-            self.aborted = true;
+        if self.nodes & (CHECK_EVERY - 1) == 0 {
+            self.shared.nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            if self.shared.stop.load(Ordering::Relaxed) || self.shared.limits.must_abort() {
+                self.aborted = true;
+            }
         }
         if self.aborted {
             return (0, false);

@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 use tracing::info;
 
 use super::limits::Limits;
+use super::progress::Progress;
 use super::prooftable::ProofTable;
 use super::solver::{Solution, max_ply};
 use crate::game::{Game, MoveBuffer, Outcome};
@@ -86,51 +87,6 @@ pub struct Checkpoint<'a> {
     /// What is solved (game, board, rules) in words: a file saved for anything else is
     /// refused, as the root's hash alone does not tell two rule variants apart.
     pub label: &'a str,
-}
-
-/// How a solve stands, for a progress line.
-#[derive(Clone, Debug)]
-pub struct Progress {
-    /// The proof under way: "win" (can the first player win?) or "draw" (can it at
-    /// least draw?).
-    pub proof: &'static str,
-    /// The root's proof and disproof numbers for that proof, as last seen.
-    pub phi: u32,
-    pub delta: u32,
-    /// Nodes and time over the whole solve, resumed runs included.
-    pub nodes: u64,
-    pub elapsed: Duration,
-    /// Nodes per second in this run.
-    pub rate: f64,
-    pub table_mb: usize,
-    /// The share of the table's entries in use.
-    pub table_filled: f64,
-}
-
-impl std::fmt::Display for Progress {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let number = |x: u32| {
-            if x >= INF {
-                "∞".to_owned()
-            } else {
-                x.to_string()
-            }
-        };
-        let (phi, delta) = (number(self.phi), number(self.delta));
-        let secs = self.elapsed.as_secs();
-        write!(
-            f,
-            "proof of a {}: φ {phi} δ {delta} at the root | {:.1} M nodes, {:.2} M nodes/s | table {} MiB, {:.0}% full | {}h{:02}m{:02}s",
-            self.proof,
-            self.nodes as f64 / 1e6,
-            self.rate / 1e6,
-            self.table_mb,
-            self.table_filled * 100.0,
-            secs / 3600,
-            secs / 60 % 60,
-            secs % 60
-        )
-    }
 }
 
 /// What the attacker (the side to move at the root) sets out to prove.
@@ -552,8 +508,7 @@ impl<'a> Chores<'a> {
         let run = shared.nodes.load(Ordering::Relaxed);
         Progress {
             proof: target.word(),
-            phi,
-            delta,
+            root: Some((phi, delta)).filter(|&(p, d)| p < INF && d < INF),
             nodes,
             elapsed,
             rate: run as f64 / self.began.elapsed().as_secs_f64().max(1e-9),
