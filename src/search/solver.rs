@@ -124,8 +124,6 @@ pub struct Keeping<M> {
     /// The legal moves after which the value still holds, in the order the game lists
     /// them: every move of a lost position (none can lose more), none of a finished game.
     pub moves: Vec<M>,
-    pub nodes: u64,
-    pub time: std::time::Duration,
 }
 
 /// One position of a game's table of solved openings, as `solve --openings` writes it
@@ -150,7 +148,6 @@ pub fn keeping_moves<G: Game>(
     table: &ProofTable,
     threads: usize,
 ) -> Option<Keeping<G::Move>> {
-    let start = Instant::now();
     let shared = Shared::new(table, limits, threads);
     let value = shared.value(root, threads)?;
     let mut moves = Vec::new();
@@ -173,12 +170,7 @@ pub fn keeping_moves<G: Game>(
             }
         }
     }
-    Some(Keeping {
-        value,
-        moves,
-        nodes: shared.nodes.load(Ordering::Relaxed),
-        time: start.elapsed(),
-    })
+    Some(Keeping { value, moves })
 }
 
 /// Slots of the marks of moves being searched (with more than one thread).

@@ -110,12 +110,13 @@ impl Game for Board {
         Board::threatened(self)
     }
 
-    /// A race already won ([`Board::race_winner`]): its winner does not lose and the
-    /// other side does not win (a side out of moves on the way draws).
+    /// The table of solved openings ([`solved`]).
     fn solved(&self) -> Option<(Outcome, Vec<Move>)> {
         solved::lookup(self)
     }
 
+    /// A race already won ([`Board::race_winner`]): its winner does not lose and the
+    /// other side does not win (a side out of moves on the way draws).
     fn value_bounds(&self) -> Option<(Outcome, Outcome)> {
         let winner = self.race_winner()?;
         Some(if winner == self.side_to_move() {

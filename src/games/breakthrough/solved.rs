@@ -5,8 +5,9 @@
 //! away a proven draw or win in the first two plies, where its own search is furthest
 //! from seeing the end.
 //!
-//! Moves are kept in the game's notation and found again among the legal moves of the
-//! position asked about, so the table does not depend on how moves are coded.
+//! Moves are kept in the game's notation and found again among the legal moves of their
+//! position when the table is first read, so the table does not depend on how moves are
+//! coded.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
