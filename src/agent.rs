@@ -3,7 +3,6 @@
 use std::fmt;
 
 use rand::seq::IndexedRandom;
-use tracing::info;
 
 use crate::game::{self, Evaluator, Game, MoveBuffer};
 use crate::games::{GameSpec, evaluation};
@@ -170,16 +169,12 @@ impl<G: Game> Agent<G> {
                 tree: None,
             }),
             AgentKind::Alphabeta => {
-                // A position the game's table of solved ones holds: only moves that keep
-                // its value.
-                let root_moves = position.solved().map(|(value, moves)| {
-                    info!(?value, keeping = moves.len(), "a solved position");
-                    moves.into_iter().map(G::move_code).collect()
-                });
                 let options = Options {
                     threads: limits.threads(self.config.threads),
                     earlier: earlier.to_vec(),
-                    root_moves,
+                    // Only moves that keep a value the game's table of solved positions
+                    // knows.
+                    root_moves: search::keeping_codes(position),
                     ..Options::default()
                 };
                 let table = self

@@ -560,10 +560,17 @@ impl games::Tool for Solve {
         if self.openings.is_some() && self.solver != SolverKind::Alphabeta {
             anyhow::bail!("--openings is for --solver alphabeta");
         }
+        if self.checkpoint.is_some() && self.solver != SolverKind::Dfpn {
+            anyhow::bail!(
+                "--checkpoint is for --solver dfpn; the alpha-beta solver runs from the start"
+            );
+        }
         let table = match self.solver {
             SolverKind::Alphabeta => Some(search::ProofTable::new(self.hash_mb)),
             SolverKind::Dfpn => None,
         };
+        let bar = solve_progress_bar();
+        let report = |p: &search::Progress| bar.report(p);
         let s = match &table {
             None => {
                 let mut label = format!(
@@ -581,15 +588,14 @@ impl games::Tool for Solve {
                 });
                 if let Some(c) = &checkpoint {
                     if c.path.exists() {
-                        eprintln!("resuming from {}", c.path.display());
+                        bar.bar
+                            .suspend(|| eprintln!("resuming from {}", c.path.display()));
                     }
                     // Ctrl-C stops the solve, which then saves where it is.
                     let flag = stop_on_ctrl_c();
                     interrupted = Some(flag.clone());
                     limits = limits.with_stop(flag);
                 }
-                let bar = solve_progress_bar();
-                let report = |p: &search::Progress| bar.report(p);
                 let options = search::DfpnOptions {
                     threads,
                     checkpoint,
@@ -597,27 +603,24 @@ impl games::Tool for Solve {
                     progress_every: bar.every,
                     ..search::DfpnOptions::new(self.hash_mb)
                 };
-                let s = search::solve_dfpn(&root, &limits, &options);
-                bar.bar.finish_and_clear();
-                s.map_err(anyhow::Error::msg)?
+                search::solve_dfpn(&root, &limits, &options)
             }
             Some(table) => {
-                if self.checkpoint.is_some() {
-                    anyhow::bail!(
-                        "--checkpoint is for --solver dfpn; the alpha-beta solver runs from the start"
-                    );
-                }
-                let bar = solve_progress_bar();
-                let report = |p: &search::Progress| bar.report(p);
                 let reporting = search::Reporting {
                     report: &report,
                     every: bar.every,
                 };
-                let s = search::solve_reporting(&root, &limits, table, threads, Some(reporting));
-                bar.bar.finish_and_clear();
-                s
+                Ok(search::solve_reporting(
+                    &root,
+                    &limits,
+                    table,
+                    threads,
+                    Some(reporting),
+                ))
             }
         };
+        bar.bar.finish_and_clear();
+        let s = s.map_err(anyhow::Error::msg)?;
         if s.too_deep {
             anyhow::bail!(
                 "{size} was not solved: a line ran longer than {} plies ({} nodes)",

@@ -220,10 +220,17 @@ pub fn search_with<G: Game, E: Evaluator<G> + ?Sized>(
 pub fn quick_move<G: Game>(position: &G) -> Option<G::Move> {
     let mut list = G::MoveList::default();
     position.generate_moves(&mut list);
-    let keeping = position
-        .solved()
-        .map(|(_, moves)| moves.into_iter().map(G::move_code).collect::<Vec<_>>());
+    let keeping = keeping_codes(position);
     best_by_hint(position, &allowed::<G>(list.as_slice(), keeping.as_deref()))
+}
+
+/// The codes of the moves that keep `position`'s value, when the game's table of solved
+/// positions holds it ([`Game::solved`]): what a player passes as [`Options::root_moves`].
+pub fn keeping_codes<G: Game>(position: &G) -> Option<Vec<u16>> {
+    position.solved().map(|(value, moves)| {
+        info!(?value, keeping = moves.len(), "a solved position");
+        moves.into_iter().map(G::move_code).collect()
+    })
 }
 
 fn best_by_hint<G: Game>(position: &G, moves: &[G::Move]) -> Option<G::Move> {

@@ -16,7 +16,7 @@ mod solver;
 mod stats;
 mod tt;
 
-pub use alphabeta::{Options, quick_move, search, search_with};
+pub use alphabeta::{Options, keeping_codes, quick_move, search, search_with};
 pub use dfpn::{Checkpoint, DfpnOptions, solve_dfpn};
 pub use greedy::greedy_moves;
 pub use limits::{Limits, MAX_DEPTH};
