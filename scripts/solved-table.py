@@ -117,7 +117,7 @@ def write_table(args, done):
                 lines.append(f"| {board} | {variant} | not yet tried | | | | |")
                 continue
             if r["value"] is None:
-                why = r.get("why", f"unsolved within {r['budget']:g} s")
+                why = reason(r)
                 lines.append(f"| {board} | {variant} | {why} | | | | |")
             else:
                 lines.append(
@@ -156,7 +156,7 @@ def main():
             print(f"{size} {variant}", flush=True)
             smaller = dominated((w, h), variant, done, args.budget)
             if smaller:
-                row = {"value": None, "why": f"not tried: {smaller} is unsolved"}
+                row = {"value": None, "not_tried_for": smaller}
             else:
                 row = next(
                     (r for r in (solve(args, size, variant, s) for s in args.solvers) if r),
@@ -169,6 +169,17 @@ def main():
             write_table(args, done)
     write_table(args, done)
     print(f"{solved_count(done)} of {len(done)} boards solved; table: {args.out}")
+
+
+def reason(r):
+    """Why an unsolved row has no value, in words: a board skipped names the smaller
+    board left unsolved at the same budget (which a longer run may have solved since)."""
+    smaller = r.get("not_tried_for")
+    if smaller is None and r.get("why", "").startswith("not tried: "):
+        smaller = r["why"].split()[2]  # records written as "not tried: WxH is unsolved"
+    if smaller is not None:
+        return f"not tried: {smaller} unsolved within {r['budget']:g} s"
+    return r.get("why", f"unsolved within {r['budget']:g} s")
 
 
 def least_budget(done):

@@ -90,6 +90,19 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// A Zobrist-style hash of everything that decides the rest of the game: the pieces,
     /// the side to move, and the ply count when the game has a move limit.
     fn hash(&self) -> u64;
+    /// The hash of the position's mirror image, in a game whose rules look the same in a
+    /// mirror (for Breakthrough: left and right swapped). A position and its mirror image
+    /// have one value, so the solvers keep them under one key. It must be the
+    /// [`Game::hash`] of the mirror image, and [`Game::mirror_code`] must give the mirror
+    /// image of each move. `None` (the default): the game has no such symmetry.
+    fn mirror_hash(&self) -> Option<u64> {
+        None
+    }
+    /// The code ([`Game::move_code`]) of the mirror image of the move coded `code` (see
+    /// [`Game::mirror_hash`]).
+    fn mirror_code(&self, code: u16) -> u16 {
+        code
+    }
     /// A cheap static ordering hint: larger means search earlier. Captures and wins must
     /// be given [`TACTICAL_PRIORITY`] or more, quiet moves less: the search orders the
     /// former before killer moves and never reduces them.

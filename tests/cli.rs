@@ -233,6 +233,76 @@ fn solve_openings_prints_the_lines_of_the_players_table() {
     );
 }
 
+/// `scripts/recheck-line.py`, the second route for boards one solver settles: the other
+/// solver agrees along the line, and a wrong value given with a line is caught.
+#[test]
+fn recheck_line_agrees_along_the_line_and_catches_a_wrong_value() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3 to run scripts/recheck-line.py");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("recheck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("rechecks.jsonl");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/recheck-line.py");
+    let recheck = |extra: &[&str]| {
+        Command::new("python3")
+            .arg(script)
+            .args([
+                "4x5",
+                "--variant",
+                "standard",
+                "--hash-mb",
+                "16",
+                "--time",
+                "60",
+            ])
+            .args(["--binary", env!("CARGO_BIN_EXE_ggp-player")])
+            .arg("--results")
+            .arg(&results)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = recheck(&["--plies", "1,2,5"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = json_lines(&std::fs::read_to_string(&results).unwrap());
+    assert_eq!(records.len(), 3, "{stdout}");
+    for (record, ply) in records.iter().zip([1, 2, 5]) {
+        assert_eq!(record["ply"], ply);
+        assert_eq!(record["solver"], "dfpn");
+        assert_eq!(record["expected"], "win for black", "standard 4x5");
+        assert_eq!(record["value"], "win for black");
+        assert_eq!(record["agrees"], true);
+    }
+    // The other way round, from a line given with a value that is wrong.
+    let out = recheck(&[
+        "--solver",
+        "dfpn",
+        "--plies",
+        "2",
+        "--line",
+        "(move 1 2 1 3) (move 2 4 1 3)",
+        "--value",
+        "win for white",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "a disagreement fails the run");
+    let records = json_lines(&std::fs::read_to_string(&results).unwrap());
+    assert_eq!(records.len(), 4);
+    assert_eq!(records[3]["solver"], "alphabeta");
+    assert_eq!(records[3]["agrees"], false);
+    // A ply past the line's end is reported, not skipped in silence.
+    let out = recheck(&["--plies", "200"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the line has only"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn selfplay_plays_every_opening_with_both_colours() {
     // An evaluation against itself: each opening's two games are the same game with the

@@ -423,3 +423,55 @@ fn make_unmake_and_incremental_hash_on_random_games_of_every_size() {
         }
     }
 }
+
+/// The solvers key a position and its mirror image alike (`Game::mirror_hash`): that
+/// is sound only if the mirror hash is the mirror image's hash and the mirror image's
+/// moves are the moves' mirror images, on every size and under both rules.
+#[test]
+fn mirror_images_hash_and_move_as_the_game_says_on_random_games_of_every_size() {
+    use ggp_player::game::Game;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let codes = |board: &Board| {
+        let mut list = MoveList::default();
+        board.generate_moves(&mut list);
+        let mut codes: Vec<u16> = list.iter().map(|m| m.code()).collect();
+        codes.sort_unstable();
+        codes
+    };
+    let mut asymmetric = 0;
+    for size in BoardSize::all() {
+        for variant in [Variant::Course, Variant::Standard] {
+            let mut board = Board::with_variant(size, variant);
+            loop {
+                let mirror = board.mirrored();
+                assert_eq!(board.mirror_hash(), Some(mirror.hash()), "{size}\n{board}");
+                assert_eq!(mirror.mirrored(), board, "mirroring twice on {size}");
+                let mut mirrored_codes: Vec<u16> = {
+                    let mut list = MoveList::default();
+                    board.generate_moves(&mut list);
+                    list.iter().map(|m| board.mirror_code(m.code())).collect()
+                };
+                mirrored_codes.sort_unstable();
+                assert_eq!(mirrored_codes, codes(&mirror), "{size}\n{board}");
+                if mirror != board {
+                    asymmetric += 1;
+                    assert_ne!(board.hash(), mirror.hash(), "{size}\n{board}");
+                }
+                if board.winner().is_some() {
+                    break;
+                }
+                let mut list = MoveList::default();
+                board.generate_moves(&mut list);
+                let moves: Vec<_> = list.iter().collect();
+                let Some(&m) = moves.choose(&mut rng) else {
+                    break;
+                };
+                board.make(m);
+            }
+        }
+    }
+    assert!(
+        asymmetric > 1000,
+        "only {asymmetric} asymmetric positions met"
+    );
+}

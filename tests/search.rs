@@ -487,6 +487,39 @@ fn the_two_solvers_agree_under_both_rule_variants() {
 }
 
 #[test]
+fn a_position_s_mirror_image_is_answered_from_the_solver_s_table() {
+    for variant in ["course", "standard"] {
+        let mut board =
+            ggp_player::games::start::<Breakthrough>(Some("4x5"), Some(variant)).unwrap();
+        board.make(board.find_move(1, 2, 1, 3).unwrap());
+        let mirror = board.mirrored();
+        assert_ne!(mirror, board);
+        let table = search::ProofTable::new(16);
+        let first = search::solve(&board, &Limits::default(), &table, 1);
+        assert!(first.nodes > 1000, "{variant}: {} nodes", first.nodes);
+        let again = search::solve(&mirror, &Limits::default(), &table, 1);
+        assert_eq!(again.value, first.value, "{variant}");
+        // The root's entry settles it: one node for each of the two tests at most.
+        assert!(again.nodes <= 2, "{variant}: {} nodes", again.nodes);
+        // The line read back from the table is the first line's mirror image, move by move.
+        let mirrored: Vec<_> = {
+            let mut b = board.clone();
+            first
+                .line
+                .iter()
+                .map(|&m| {
+                    let image = b.mirror_move(m);
+                    b.make(m);
+                    image
+                })
+                .collect()
+        };
+        assert!(!first.line.is_empty(), "{variant}");
+        assert_eq!(again.line, mirrored, "{variant}");
+    }
+}
+
+#[test]
 fn the_alpha_beta_solver_reports_its_progress() {
     use std::sync::Mutex;
     // Course 5x5 is a draw: first "can white win?" fails, then "can it draw?" holds.

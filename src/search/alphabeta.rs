@@ -259,17 +259,17 @@ fn allowed<G: Game>(legal: &[G::Move], codes: Option<&[u16]>) -> Vec<G::Move> {
 /// Continues a principal variation cut short by table hits with the table's best moves,
 /// as long as they are legal and the game goes on (for logs and solved lines).
 pub(super) fn extend_from_table<G: Game>(root: &G, table: &Table, pv: &mut Vec<G::Move>) {
-    extend_by(root, pv, |hash| {
-        table.probe(hash, 0).and_then(|e| e.move_code)
+    extend_by(root, pv, |game| {
+        table.probe(game.hash(), 0).and_then(|e| e.move_code)
     });
 }
 
-/// Continues `pv` from `root` with the moves `best` names by position hash (move codes),
+/// Continues `pv` from `root` with the moves `best` names for each position (move codes),
 /// as long as they are legal and the game goes on.
 pub(super) fn extend_by<G: Game>(
     root: &G,
     pv: &mut Vec<G::Move>,
-    best: impl Fn(u64) -> Option<u16>,
+    best: impl Fn(&G) -> Option<u16>,
 ) {
     let mut game = root.clone();
     for &m in pv.iter() {
@@ -277,7 +277,7 @@ pub(super) fn extend_by<G: Game>(
     }
     let mut list = G::MoveList::default();
     while pv.len() < MAX_DEPTH as usize && game.decided().is_none() {
-        let Some(code) = best(game.hash()) else {
+        let Some(code) = best(&game) else {
             break;
         };
         game.generate_moves(&mut list);

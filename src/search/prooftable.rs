@@ -14,6 +14,21 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::game::Game;
+
+/// The key under which the solvers keep `game`'s position, and whether it is its mirror
+/// image's ([`Game::mirror_hash`]): of the two hashes the lesser, so that a position and
+/// its mirror image, which have one value, share an entry (a move stored there is then
+/// the mirror image's, when the key was). Mixed, because the lesser of two hashes is not
+/// spread evenly and the table takes its buckets and checks from the key's bits.
+pub(super) fn key_of<G: Game>(game: &G) -> (u64, bool) {
+    let hash = game.hash();
+    match game.mirror_hash() {
+        Some(mirror) if mirror < hash => (mix(mirror), true),
+        _ => (mix(hash), false),
+    }
+}
+
 /// Entries of a table bucket: a new entry replaces the one of least work.
 pub(super) const WAYS: usize = 4;
 

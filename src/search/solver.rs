@@ -27,7 +27,7 @@ use super::alphabeta::extend_by;
 use super::busy::{Busy, Order};
 use super::limits::Limits;
 use super::progress::Progress;
-use super::prooftable::ProofTable;
+use super::prooftable::{ProofTable, key_of};
 use crate::game::{Game, MoveBuffer, Outcome};
 
 /// How many nodes pass between two looks at the clock (a power of two).
@@ -376,7 +376,8 @@ impl<'a, G: Game> Solver<'a, G> {
             return (1, false);
         }
         let nodes_before = self.nodes;
-        let known = self.shared.table.get(hash).map(Proven::unpack);
+        let (key, mirrored) = key_of(&self.game);
+        let known = self.shared.table.get(key).map(Proven::unpack);
         if let Some(p) = known {
             if p.least >= beta || p.least == p.most {
                 return (p.least, false);
@@ -385,7 +386,9 @@ impl<'a, G: Game> Solver<'a, G> {
                 return (p.most, false);
             }
         }
-        let table_move = known.and_then(|p| p.move_code);
+        let table_move = known
+            .and_then(|p| p.move_code)
+            .map(|c| oriented(&self.game, c, mirrored));
         let mut list = G::MoveList::default();
         self.game.generate_moves(&mut list);
         if list.is_empty() {
@@ -479,11 +482,14 @@ impl<'a, G: Game> Solver<'a, G> {
         let proven = Proven {
             least,
             most,
-            move_code: best_move.map(G::move_code).or(table_move),
+            move_code: best_move
+                .map(G::move_code)
+                .or(table_move)
+                .map(|c| oriented(&self.game, c, mirrored)),
         };
         self.shared
             .table
-            .put(hash, proven.pack(), self.nodes - nodes_before);
+            .put(key, proven.pack(), self.nodes - nodes_before);
         (best, false)
     }
 
@@ -513,7 +519,7 @@ impl<'a, G: Game> Solver<'a, G> {
         let base = self.hashes.len();
         for &m in moves {
             self.game.make(m);
-            let h = self.game.hash();
+            let (h, _) = key_of(&self.game);
             self.game.unmake(m);
             self.shared.table.touch(h);
             self.hashes.push(h);
@@ -528,6 +534,17 @@ impl<'a, G: Game> Solver<'a, G> {
     }
 }
 
+/// A move code as `game` sees it, stored under a key that was (`mirrored`) or was not its
+/// mirror image's; the same turns a code of `game` into the key's (mirroring is its own
+/// inverse).
+fn oriented<G: Game>(game: &G, code: u16, mirrored: bool) -> u16 {
+    if mirrored {
+        game.mirror_code(code)
+    } else {
+        code
+    }
+}
+
 fn value_of(o: Outcome) -> i32 {
     match o {
         Outcome::Win => 1,
@@ -539,8 +556,10 @@ fn value_of(o: Outcome) -> i32 {
 /// The table's moves from `root` on, while they are legal and the game goes on.
 fn principal_line<G: Game>(root: &G, table: &ProofTable) -> Vec<G::Move> {
     let mut line = Vec::new();
-    extend_by(root, &mut line, |hash| {
-        table.get(hash).and_then(|p| Proven::unpack(p).move_code)
+    extend_by(root, &mut line, |game| {
+        let (key, mirrored) = key_of(game);
+        let code = Proven::unpack(table.get(key)?).move_code?;
+        Some(oriented(game, code, mirrored))
     });
     line
 }

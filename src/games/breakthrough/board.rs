@@ -72,6 +72,11 @@ impl Move {
     pub fn code(self) -> u16 {
         self.0
     }
+
+    /// The move whose [`Move::code`] is `code`.
+    pub fn from_code(code: u16) -> Move {
+        Move(code)
+    }
 }
 
 impl fmt::Debug for Move {
@@ -221,7 +226,7 @@ impl Board {
             while bb != 0 {
                 let sq = bb.trailing_zeros() as u8;
                 bb &= bb - 1;
-                h ^= zobrist::pawn(color, sq);
+                h ^= zobrist::pawn(self.geo.size.width(), color, sq);
             }
         }
         h
@@ -255,6 +260,32 @@ impl Board {
 
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The position's mirror image (left and right swapped), the same side to move.
+    pub fn mirrored(&self) -> Board {
+        let mirror = |mut bb: u128| {
+            let mut out = 0u128;
+            while bb != 0 {
+                out |= 1u128 << self.geo.mirror(bb.trailing_zeros() as u8);
+                bb &= bb - 1;
+            }
+            out
+        };
+        Board::from_parts(
+            self.geo,
+            [mirror(self.pawns[0]), mirror(self.pawns[1])],
+            self.side,
+        )
+    }
+
+    /// The mirror image of `m` (left and right swapped).
+    pub fn mirror_move(&self, m: Move) -> Move {
+        Move::new(
+            self.geo.mirror(m.from()),
+            self.geo.mirror(m.to()),
+            m.is_capture(),
+        )
     }
 
     /// The side with a pawn on its goal row, if any: the game is then over.
@@ -295,10 +326,11 @@ impl Board {
     fn toggle(&mut self, us: usize, m: Move) {
         let (from, to) = (m.from(), m.to());
         self.pawns[us] ^= 1u128 << from | 1u128 << to;
-        self.hash ^= zobrist::pawn(us, from) ^ zobrist::pawn(us, to) ^ zobrist::SIDE;
+        let width = self.geo.size.width();
+        self.hash ^= zobrist::pawn(width, us, from) ^ zobrist::pawn(width, us, to) ^ zobrist::SIDE;
         if m.is_capture() {
             self.pawns[us ^ 1] ^= 1u128 << to;
-            self.hash ^= zobrist::pawn(us ^ 1, to);
+            self.hash ^= zobrist::pawn(width, us ^ 1, to);
         }
     }
 

@@ -192,6 +192,12 @@ impl Geometry {
         ok.then(|| ((y - 1) * self.stride + (x - 1)) as u8)
     }
 
+    /// The square's mirror image: the same row, column `width + 1 - x`.
+    pub fn mirror(&self, sq: u8) -> u8 {
+        let w = self.size.width;
+        sq - sq % w + (w - 1 - sq % w)
+    }
+
     /// GGP coordinates `(x, y)` of a square.
     pub fn coords(&self, sq: u8) -> (u8, u8) {
         let w = self.size.width;

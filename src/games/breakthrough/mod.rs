@@ -73,6 +73,15 @@ impl Game for Board {
     }
 
     #[inline]
+    fn mirror_hash(&self) -> Option<u64> {
+        Some(zobrist::mirrored(Board::hash(self)))
+    }
+
+    fn mirror_code(&self, code: u16) -> u16 {
+        self.mirror_move(Move::from_code(code)).code()
+    }
+
+    #[inline]
     fn move_priority(&self, m: Move) -> i32 {
         if self.is_winning_move(m) {
             return 1_000_000;

@@ -37,7 +37,7 @@ use tracing::info;
 
 use super::limits::Limits;
 use super::progress::Progress;
-use super::prooftable::ProofTable;
+use super::prooftable::{ProofTable, key_of};
 use super::solver::{Solution, max_ply};
 use crate::game::{Game, MoveBuffer, Outcome};
 use busy::Busy;
@@ -210,8 +210,9 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
         }
     }
 
+    /// The table key: a position and its mirror image share one ([`key_of`]).
     fn key(&self) -> u64 {
-        self.game.hash() ^ self.target.salt()
+        key_of(&self.game).0 ^ self.target.salt()
     }
 
     /// The end of the game for the side to move, if the position is one, as φ and δ.
