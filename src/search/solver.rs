@@ -41,6 +41,11 @@ const CHECK_EVERY: u64 = 4096;
 /// Plies from the root within which a cut-off counts in the history (see
 /// [`Solver::reward`]).
 const HISTORY_PLIES: usize = 64;
+/// Entries of the history: every move code, once per side.
+const HISTORY_LEN: usize = 2 << u16::BITS;
+/// The most a tactical move's priority counts in [`order_key`], so that the key, that
+/// times 2^20, fits an `i32`; a win's priority is far above any capture's.
+const TACTICAL_CAP: i32 = 1000;
 /// Stack the solver's recursion may take (the main thread has 8 MiB).
 const STACK_BYTES: usize = 4 << 20;
 /// A frame's own size besides its move list, generously.
@@ -350,7 +355,7 @@ impl<'a, G: Game> Solver<'a, G> {
             path: Vec::new(),
             hashes: Vec::new(),
             deferred: Vec::new(),
-            history: vec![0; 2 << 16],
+            history: vec![0; HISTORY_LEN],
         }
     }
 
@@ -423,7 +428,7 @@ impl<'a, G: Game> Solver<'a, G> {
         }
         let n = moves.len();
         let base = self.keys.len();
-        let side = (self.path.len() & 1) << 16;
+        let side = (self.path.len() & 1) << u16::BITS;
         for &m in moves.iter() {
             let code = G::move_code(m);
             let key = if Some(code) == table_move {
@@ -583,7 +588,7 @@ fn oriented<G: Game>(game: &G, code: u16, mirrored: bool) -> u16 {
 /// refutes is learnt from the cut-offs far better than guessed from the board.
 fn order_key(priority: i32, history: u32) -> i32 {
     let class = if priority >= TACTICAL_PRIORITY {
-        priority.min(1000)
+        priority.min(TACTICAL_CAP)
     } else {
         0
     };
