@@ -93,8 +93,9 @@ enum Command {
         /// Threads (all cores by default).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: Option<u32>,
-        /// df-pn: save the solve to FILE now and then, when it stops and on Ctrl-C; if
-        /// FILE is there, resume from it (the same command carries on where it stopped).
+        /// Save the solve to FILE now and then, when it stops and on Ctrl-C; if FILE is
+        /// there, resume from it (the same command carries on where it stopped, with the
+        /// saved table's size). The file is as large as the table.
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<PathBuf>,
         /// Seconds between two saves of --checkpoint.
@@ -557,45 +558,45 @@ impl games::Tool for Solve {
         let mut interrupted = None;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let threads = self.threads.map_or(cores, |t| t as usize);
+        if self.checkpoint.is_some() && self.openings.is_some() {
+            anyhow::bail!("--openings cannot be saved to a --checkpoint: give one or the other");
+        }
         if self.openings.is_some() && self.solver != SolverKind::Alphabeta {
             anyhow::bail!("--openings is for --solver alphabeta");
         }
-        if self.checkpoint.is_some() && self.solver != SolverKind::Dfpn {
-            anyhow::bail!(
-                "--checkpoint is for --solver dfpn; the alpha-beta solver runs from the start"
-            );
+        let mut label = format!(
+            "{} {size} {}",
+            self.game.game,
+            self.game.variant.as_deref().unwrap_or("(default rules)")
+        );
+        if !self.after.is_empty() {
+            label += &format!(" after {}", self.after.join(" "));
         }
-        let table = match self.solver {
-            SolverKind::Alphabeta => Some(search::ProofTable::new(self.hash_mb)),
-            SolverKind::Dfpn => None,
-        };
+        let checkpoint = self.checkpoint.as_deref().map(|path| search::Checkpoint {
+            path,
+            every: Duration::from_secs_f64(self.checkpoint_every),
+            label: &label,
+        });
         let bar = solve_progress_bar();
+        if let Some(c) = &checkpoint {
+            if c.path.exists() {
+                bar.bar
+                    .suspend(|| eprintln!("resuming from {}", c.path.display()));
+            }
+            // Ctrl-C stops the solve, which then saves where it is.
+            let flag = stop_on_ctrl_c();
+            interrupted = Some(flag.clone());
+            limits = limits.with_stop(flag);
+        }
+        // The alpha-beta table stays here for --openings; a resumable solve keeps its own.
+        let mut table = None;
         let report = |p: &search::Progress| bar.report(p);
-        let s = match &table {
-            None => {
-                let mut label = format!(
-                    "{} {size} {}",
-                    self.game.game,
-                    self.game.variant.as_deref().unwrap_or("(default rules)")
-                );
-                if !self.after.is_empty() {
-                    label += &format!(" after {}", self.after.join(" "));
-                }
-                let checkpoint = self.checkpoint.as_deref().map(|path| search::Checkpoint {
-                    path,
-                    every: Duration::from_secs_f64(self.checkpoint_every),
-                    label: &label,
-                });
-                if let Some(c) = &checkpoint {
-                    if c.path.exists() {
-                        bar.bar
-                            .suspend(|| eprintln!("resuming from {}", c.path.display()));
-                    }
-                    // Ctrl-C stops the solve, which then saves where it is.
-                    let flag = stop_on_ctrl_c();
-                    interrupted = Some(flag.clone());
-                    limits = limits.with_stop(flag);
-                }
+        let reporting = search::Reporting {
+            report: &report,
+            every: bar.every,
+        };
+        let s = match (self.solver, &checkpoint) {
+            (SolverKind::Dfpn, _) => {
                 let options = search::DfpnOptions {
                     threads,
                     checkpoint,
@@ -605,11 +606,11 @@ impl games::Tool for Solve {
                 };
                 search::solve_dfpn(&root, &limits, &options)
             }
-            Some(table) => {
-                let reporting = search::Reporting {
-                    report: &report,
-                    every: bar.every,
-                };
+            (SolverKind::Alphabeta, Some(c)) => {
+                search::solve_resumable(&root, &limits, self.hash_mb, threads, Some(reporting), c)
+            }
+            (SolverKind::Alphabeta, None) => {
+                let table = table.insert(search::ProofTable::new(self.hash_mb));
                 Ok(search::solve_reporting(
                     &root,
                     &limits,

@@ -70,50 +70,55 @@ fn the_proof_number_solver_proves_the_same_value() {
 }
 
 #[test]
-fn a_df_pn_solve_cut_short_carries_on_from_its_checkpoint() {
-    let path = std::env::temp_dir().join(format!("cli-resume-{}.ckpt", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    let file = path.to_str().unwrap();
-    let args = [
-        "solve",
-        "4x5",
-        "--solver",
-        "dfpn",
-        "--threads",
-        "1",
-        "--hash-mb",
-        "16",
-        "--checkpoint",
-        file,
-    ];
-    let short = run(&[&args[..], &["--time", "0.01"]].concat());
-    let stderr = String::from_utf8_lossy(&short.stderr);
-    assert!(!short.status.success());
-    assert!(
-        stderr.contains("not solved within 0.01 s") && stderr.contains("resumes it"),
-        "{stderr}"
-    );
-    let long = run(&[&args[..], &["--time", "600"]].concat());
-    let stdout = String::from_utf8_lossy(&long.stdout);
-    let stderr = String::from_utf8_lossy(&long.stderr);
-    assert!(stderr.contains("resuming from"), "{stderr}");
-    assert!(
-        stdout.starts_with("4x5: draw for white ("),
-        "{stdout}{stderr}"
-    );
-    // The same file for other rules: refused.
-    let other = run(&[&args[..], &["--variant", "standard"]].concat());
-    let stderr = String::from_utf8_lossy(&other.stderr);
-    assert!(
-        !other.status.success() && stderr.contains("checkpoint of another solve"),
-        "{stderr}"
-    );
-    std::fs::remove_file(&path).unwrap();
-    // Checkpoints belong to df-pn.
-    let out = run(&["solve", "3x5", "--checkpoint", path.to_str().unwrap()]);
-    assert!(
-        !out.status.success() && String::from_utf8_lossy(&out.stderr).contains("for --solver dfpn")
-    );
+fn a_solve_cut_short_carries_on_from_its_checkpoint() {
+    // Boards that take either solver about a second, far longer than the first run.
+    for (solver, board) in [("dfpn", "4x5"), ("alphabeta", "5x5")] {
+        let path =
+            std::env::temp_dir().join(format!("cli-resume-{solver}-{}.ckpt", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let file = path.to_str().unwrap();
+        let args = [
+            "solve",
+            board,
+            "--solver",
+            solver,
+            "--threads",
+            "1",
+            "--hash-mb",
+            "16",
+            "--checkpoint",
+            file,
+        ];
+        let short = run(&[&args[..], &["--time", "0.01"]].concat());
+        let stderr = String::from_utf8_lossy(&short.stderr);
+        assert!(!short.status.success());
+        assert!(
+            stderr.contains("not solved within 0.01 s") && stderr.contains("resumes it"),
+            "{solver}: {stderr}"
+        );
+        let long = run(&[&args[..], &["--time", "600"]].concat());
+        let stdout = String::from_utf8_lossy(&long.stdout);
+        let stderr = String::from_utf8_lossy(&long.stderr);
+        assert!(stderr.contains("resuming from"), "{stderr}");
+        assert!(
+            stdout.starts_with(&format!("{board}: draw for white (")),
+            "{solver}: {stdout}{stderr}"
+        );
+        // The same file for other rules: refused.
+        let other = run(&[&args[..], &["--variant", "standard"]].concat());
+        let stderr = String::from_utf8_lossy(&other.stderr);
+        assert!(
+            !other.status.success() && stderr.contains("checkpoint of another solve"),
+            "{stderr}"
+        );
+        // With --openings, whose table is not saved: refused before anything runs.
+        let openings = run(&[&args[..], &["--openings", "1"]].concat());
+        assert!(
+            !openings.status.success()
+                && String::from_utf8_lossy(&openings.stderr).contains("--openings cannot")
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
 }
 
 /// The JSON lines of `solve --openings` in its output.

@@ -559,6 +559,85 @@ fn the_alpha_beta_solver_reports_its_progress() {
 }
 
 #[test]
+fn a_stopped_alpha_beta_solve_resumes_from_its_checkpoint() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+    let board = ggp_player::games::start::<Breakthrough>(Some("5x5"), Some("course")).unwrap();
+    let path = std::env::temp_dir().join(format!("ab-resume-{}.ckpt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let checkpoint = search::Checkpoint {
+        path: &path,
+        every: Duration::ZERO,
+        label: "breakthrough 5x5 course",
+    };
+    // The first run saves at every tick of its reporting thread and is stopped at its
+    // third report.
+    let stop = Arc::new(AtomicBool::new(false));
+    let reports = AtomicU32::new(0);
+    let report = |p: &search::Progress| {
+        assert!(p.table_mb == 8, "{p}");
+        if reports.fetch_add(1, Ordering::Relaxed) == 2 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let reporting = || search::Reporting {
+        report: &report,
+        every: Duration::ZERO,
+    };
+    let limits = Limits::default().with_stop(stop.clone());
+    let stopped =
+        search::solve_resumable(&board, &limits, 8, 2, Some(reporting()), &checkpoint).unwrap();
+    assert_eq!(stopped.value, None);
+    assert!(reports.load(Ordering::Relaxed) >= 3);
+    assert!(path.exists(), "saved when stopped");
+    // Resumed with another table size asked for: the saved one is used.
+    stop.store(false, Ordering::Relaxed);
+    let done =
+        search::solve_resumable(&board, &limits, 1, 2, Some(reporting()), &checkpoint).unwrap();
+    assert_eq!(done.value, Some(Outcome::Draw));
+    // The nodes and time count over both runs.
+    assert!(
+        done.nodes > stopped.nodes,
+        "{} {}",
+        done.nodes,
+        stopped.nodes
+    );
+    assert!(done.time > stopped.time);
+    assert!(!done.line.is_empty());
+    // A finished solve's file answers at once, from the root's entry.
+    let again =
+        search::solve_resumable(&board, &Limits::default(), 8, 1, None, &checkpoint).unwrap();
+    assert_eq!(again.value, Some(Outcome::Draw));
+    assert!(
+        again.nodes - done.nodes < 100,
+        "{} {}",
+        again.nodes,
+        done.nodes
+    );
+    // Another solve's file is refused, with both named; so is the other solver's.
+    let other = search::Checkpoint {
+        label: "breakthrough 5x5 standard",
+        ..checkpoint
+    };
+    let why = search::solve_resumable(&board, &Limits::default(), 8, 1, None, &other)
+        .err()
+        .unwrap();
+    assert!(
+        why.contains("5x5 course") && why.contains("5x5 standard"),
+        "{why}"
+    );
+    let by_dfpn = search::DfpnOptions {
+        checkpoint: Some(checkpoint),
+        ..search::DfpnOptions::new(8)
+    };
+    let why = search::solve_dfpn(&board, &Limits::default(), &by_dfpn)
+        .err()
+        .unwrap();
+    assert!(why.contains("--solver alphabeta"), "{why}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
 fn a_stopped_df_pn_solve_resumes_from_its_checkpoint() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

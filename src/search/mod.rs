@@ -3,6 +3,7 @@
 
 mod alphabeta;
 mod busy;
+mod checkpoint;
 pub mod clock;
 pub mod cpu;
 mod dfpn;
@@ -17,13 +18,15 @@ mod stats;
 mod tt;
 
 pub use alphabeta::{Options, keeping_codes, quick_move, search, search_with};
-pub use dfpn::{Checkpoint, DfpnOptions, solve_dfpn};
+pub use checkpoint::Checkpoint;
+pub use dfpn::{DfpnOptions, solve_dfpn};
 pub use greedy::greedy_moves;
 pub use limits::{Limits, MAX_DEPTH};
 pub use progress::Progress;
 pub use prooftable::ProofTable;
 pub use solver::{
     Keeping, Reporting, Solution, SolvedOpening, keeping_moves, max_ply, solve, solve_reporting,
+    solve_resumable,
 };
 pub use stats::{IterationStats, SearchResult, rate};
 pub use tt::{Bound, Entry, Table};

@@ -22,6 +22,9 @@
 //! counts as a draw (play could go round forever). That value depends on the path, so no
 //! result that rests on it is stored. Lines longer than [`max_ply`] plies stop the solve
 //! (reported as [`Solution::too_deep`]) rather than overflow the stack.
+//!
+//! The table is the solver's whole state, so a long solve can be saved to a file now and
+//! then and resumed from it ([`solve_resumable`], `checkpoint`).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -31,6 +34,7 @@ use tracing::info;
 
 use super::alphabeta::extend_by;
 use super::busy::{Busy, Order};
+use super::checkpoint::{self, Checkpoint, Header, Writer};
 use super::limits::Limits;
 use super::progress::Progress;
 use super::prooftable::{ProofTable, key_of};
@@ -100,13 +104,103 @@ pub fn solve_reporting<G: Game>(
     threads: usize,
     reporting: Option<Reporting>,
 ) -> Solution<G::Move> {
+    run(root, limits, table, threads, reporting.as_ref(), None)
+}
+
+/// [`solve_reporting`], saved to `checkpoint` now and then and when it stops, and resumed
+/// from it when its file is there (with the saved table's size, not `hash_mb`). The
+/// nodes and time are the whole solve's, resumed runs included. `Err` for a checkpoint
+/// that cannot be read, that another solver wrote or that belongs to another solve, and
+/// for a last save that fails.
+pub fn solve_resumable<G: Game>(
+    root: &G,
+    limits: &Limits,
+    hash_mb: usize,
+    threads: usize,
+    reporting: Option<Reporting>,
+    checkpoint: &Checkpoint,
+) -> Result<Solution<G::Move>, String> {
+    let (header, table) = match checkpoint::resume(checkpoint, Writer::AlphaBeta, root.hash())? {
+        Some((header, table)) => (Some(header), table),
+        None => (None, ProofTable::new(hash_mb)),
+    };
+    let saving = Saving {
+        checkpoint,
+        root: root.hash(),
+        before: header.map_or((0, Duration::ZERO), |h| (h.nodes, h.elapsed)),
+        phase: AtomicBool::new(false),
+    };
+    let mut solution = run(
+        root,
+        limits,
+        &table,
+        threads,
+        reporting.as_ref(),
+        Some(&saving),
+    );
+    solution.nodes += saving.before.0;
+    solution.time += saving.before.1;
+    // The value is settled once the first proof is: a second proof was under way only
+    // if the solve stopped without one.
+    let phase = u8::from(solution.value.is_none() && saving.phase.load(Ordering::Relaxed));
+    saving.save(&table, phase, solution.nodes, solution.time)?;
+    Ok(solution)
+}
+
+/// Where a resumable solve saves itself, and what it had done before this run.
+struct Saving<'a> {
+    checkpoint: &'a Checkpoint<'a>,
+    root: u64,
+    /// Nodes and time of the runs before this one.
+    before: (u64, Duration),
+    /// The second proof ("can the side to move avoid losing?") was under way.
+    phase: AtomicBool,
+}
+
+impl Saving<'_> {
+    fn save(
+        &self,
+        table: &ProofTable,
+        phase: u8,
+        nodes: u64,
+        elapsed: Duration,
+    ) -> Result<(), String> {
+        let header = Header {
+            label: self.checkpoint.label.to_owned(),
+            root: self.root,
+            phase,
+            saw_draw: false,
+            nodes,
+            elapsed,
+        };
+        let began = Instant::now();
+        checkpoint::save(self.checkpoint.path, Writer::AlphaBeta, &header, table)?;
+        info!(
+            path = %self.checkpoint.path.display(),
+            nodes,
+            save_ms = began.elapsed().as_millis() as u64,
+            "solve checkpoint saved"
+        );
+        Ok(())
+    }
+}
+
+/// A solve on `threads` threads; a thread beside them reports its progress and saves it.
+fn run<G: Game>(
+    root: &G,
+    limits: &Limits,
+    table: &ProofTable,
+    threads: usize,
+    reporting: Option<&Reporting>,
+    saving: Option<&Saving>,
+) -> Solution<G::Move> {
     let start = Instant::now();
     let shared = Shared::new(table, limits, threads);
     let done = AtomicBool::new(false);
     let value = std::thread::scope(|scope| {
-        if let Some(r) = &reporting {
+        if reporting.is_some() || saving.is_some() {
             let (shared, done) = (&shared, &done);
-            scope.spawn(move || shared.report_until(done, r, start));
+            scope.spawn(move || shared.chores_until(done, reporting, saving, start));
         }
         let value = shared.value(root, threads);
         done.store(true, Ordering::Relaxed);
@@ -220,33 +314,60 @@ impl<'a> Shared<'a> {
         }
     }
 
-    /// Reports how the solve stands every `r.every` until `done` is raised.
-    fn report_until(&self, done: &AtomicBool, r: &Reporting, start: Instant) {
-        let mut last = Instant::now();
+    /// Reports how the solve stands every `reporting.every`, and saves it every
+    /// `saving.checkpoint.every`, until `done` is raised.
+    fn chores_until(
+        &self,
+        done: &AtomicBool,
+        reporting: Option<&Reporting>,
+        saving: Option<&Saving>,
+        start: Instant,
+    ) {
+        let (mut last_report, mut last_save) = (Instant::now(), Instant::now());
+        let before = saving.map_or((0, Duration::ZERO), |s| s.before);
+        let tick = reporting
+            .map(|r| r.every)
+            .into_iter()
+            .chain(saving.map(|s| s.checkpoint.every))
+            .min()
+            .unwrap_or(Duration::from_secs(1))
+            .clamp(Duration::from_millis(1), Duration::from_millis(50));
         while !done.load(Ordering::Relaxed) {
-            std::thread::sleep(
-                r.every
-                    .clamp(Duration::from_millis(1), Duration::from_millis(50)),
-            );
-            if last.elapsed() < r.every {
-                continue;
-            }
-            last = Instant::now();
+            std::thread::sleep(tick);
+            let drawing = self.drawing.load(Ordering::Relaxed);
             let nodes = self.nodes.load(Ordering::Relaxed);
             let elapsed = start.elapsed();
-            (r.report)(&Progress {
-                proof: if self.drawing.load(Ordering::Relaxed) {
-                    "draw"
-                } else {
-                    "win"
-                },
-                root: None,
-                nodes,
-                elapsed,
-                rate: nodes as f64 / elapsed.as_secs_f64().max(1e-9),
-                table_mb: self.table.bytes() >> 20,
-                table_filled: self.table.filled(),
-            });
+            if let Some(r) = reporting
+                && last_report.elapsed() >= r.every
+            {
+                last_report = Instant::now();
+                (r.report)(&Progress {
+                    proof: if drawing { "draw" } else { "win" },
+                    root: None,
+                    nodes: before.0 + nodes,
+                    elapsed: before.1 + elapsed,
+                    rate: nodes as f64 / elapsed.as_secs_f64().max(1e-9),
+                    table_mb: self.table.bytes() >> 20,
+                    table_filled: self.table.filled(),
+                });
+            }
+            if let Some(s) = saving {
+                s.phase.store(drawing, Ordering::Relaxed);
+                if last_save.elapsed() >= s.checkpoint.every {
+                    // A failed save is reported and tried again later, not fatal: the
+                    // solve itself is sound.
+                    let saved = s.save(
+                        self.table,
+                        u8::from(drawing),
+                        before.0 + nodes,
+                        before.1 + elapsed,
+                    );
+                    if let Err(e) = saved {
+                        tracing::warn!("{e}");
+                    }
+                    last_save = Instant::now();
+                }
+            }
         }
     }
 

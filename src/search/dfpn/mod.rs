@@ -28,23 +28,21 @@
 //! tree. The first to settle the root ends the proof for all. A solve can be saved to a
 //! file now and then and resumed from it (`checkpoint`).
 
-use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use tracing::info;
 
+use super::checkpoint::{self, Checkpoint, Header, Writer};
 use super::limits::Limits;
 use super::progress::Progress;
 use super::prooftable::{ProofTable, key_of};
 use super::solver::{Solution, max_ply};
 use crate::game::{Game, MoveBuffer, Outcome};
 use busy::Busy;
-use checkpoint::Header;
 
 mod busy;
-mod checkpoint;
 
 /// A proof or disproof number that cannot be reached.
 const INF: u32 = u32::MAX / 2;
@@ -76,17 +74,6 @@ impl DfpnOptions<'_> {
             progress_every: Duration::from_secs(10),
         }
     }
-}
-
-/// A solve's file of saved state.
-#[derive(Clone, Copy)]
-pub struct Checkpoint<'a> {
-    pub path: &'a Path,
-    /// Time between two saves (the solve is also saved when it stops).
-    pub every: Duration,
-    /// What is solved (game, board, rules) in words: a file saved for anything else is
-    /// refused, as the root's hash alone does not tell two rule variants apart.
-    pub label: &'a str,
 }
 
 /// What the attacker (the side to move at the root) sets out to prove.
@@ -532,7 +519,7 @@ impl<'a> Chores<'a> {
             elapsed,
         };
         let began = Instant::now();
-        checkpoint::save(c.path, &header, shared.table)?;
+        checkpoint::save(c.path, Writer::Dfpn, &header, shared.table)?;
         info!(
             path = %c.path.display(),
             nodes,
@@ -576,27 +563,9 @@ pub fn solve_dfpn<G: Game>(
         return Err("the proof-number solver needs a game whose positions never repeat".into());
     }
     let began = Instant::now();
-    let resumed = match options.checkpoint {
-        Some(c) if c.path.exists() => {
-            let (header, table) = checkpoint::load(c.path)?;
-            if header.label != c.label || header.root != root.hash() {
-                return Err(format!(
-                    "{} is the checkpoint of another solve ({}), not of {}",
-                    c.path.display(),
-                    header.label,
-                    c.label
-                ));
-            }
-            info!(
-                path = %c.path.display(),
-                nodes = header.nodes,
-                seconds = header.elapsed.as_secs(),
-                proof = if header.phase == 0 { "win" } else { "draw" },
-                "df-pn resumes from its checkpoint"
-            );
-            Some((header, table))
-        }
-        _ => None,
+    let resumed = match &options.checkpoint {
+        Some(c) => checkpoint::resume(c, Writer::Dfpn, root.hash())?,
+        None => None,
     };
     let (header, table) = match resumed {
         Some((h, t)) => (Some(h), t),

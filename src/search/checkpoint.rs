@@ -1,20 +1,56 @@
-//! A long df-pn solve saved to a file and resumed from it.
+//! A long solve saved to a file and resumed from it, for both solvers.
 //!
-//! df-pn keeps nothing between its steps but its table, so the table is the whole state:
-//! a run resumed from a saved table starts again at the root and finds its way back to
-//! where the work stopped through the entries, at the cost of a few lookups a ply. The
-//! file also records which proof was under way, the nodes and time so far, and the root
-//! it belongs to. It is written beside its final name and renamed over it, so a run
-//! killed while saving leaves the previous save whole.
+//! Neither solver keeps anything between its steps but its table, so the table is the
+//! whole state: a run resumed from a saved table starts again at the root and finds its
+//! way back to where the work stopped through the entries, at the cost of a few lookups
+//! a ply. The file also records which solver wrote it (their entries mean different
+//! things), which proof was under way, the nodes and time so far, and the root it belongs
+//! to. It is written beside its final name and renamed over it, so a run killed while
+//! saving leaves the previous save whole. The table has no locks and a torn entry fails
+//! its check ([`ProofTable`]), so it is saved while the threads go on searching.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::time::Duration;
 
+use tracing::info;
+
 use crate::search::prooftable::{ProofTable, Slot, WAYS};
 
-const MAGIC: &[u8; 8] = b"GGPDFPN1";
+/// A solve's file of saved state.
+#[derive(Clone, Copy)]
+pub struct Checkpoint<'a> {
+    pub path: &'a Path,
+    /// Time between two saves (the solve is also saved when it stops).
+    pub every: Duration,
+    /// What is solved (game, board, rules) in words: a file saved for anything else is
+    /// refused, as the root's hash alone does not tell two rule variants apart.
+    pub label: &'a str,
+}
+
+/// The solver that wrote a checkpoint: each reads only its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Writer {
+    Dfpn,
+    AlphaBeta,
+}
+
+impl Writer {
+    fn magic(self) -> &'static [u8; 8] {
+        match self {
+            Writer::Dfpn => b"GGPDFPN1",
+            Writer::AlphaBeta => b"GGPALBE1",
+        }
+    }
+
+    fn option(self) -> &'static str {
+        match self {
+            Writer::Dfpn => "--solver dfpn",
+            Writer::AlphaBeta => "--solver alphabeta",
+        }
+    }
+}
 
 /// What a checkpoint holds besides the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,14 +77,19 @@ fn read_u64(input: &mut impl Read) -> std::io::Result<u64> {
 }
 
 /// Saves `header` and `table` to `path` (through a temporary file beside it).
-pub(super) fn save(path: &Path, header: &Header, table: &ProofTable) -> Result<(), String> {
+pub(super) fn save(
+    path: &Path,
+    writer: Writer,
+    header: &Header,
+    table: &ProofTable,
+) -> Result<(), String> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".partial");
     let tmp = Path::new(&tmp);
     let fail = |e: std::io::Error| format!("cannot save the checkpoint {}: {e}", path.display());
     let mut out = BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(fail)?);
     (|| {
-        out.write_all(MAGIC)?;
+        out.write_all(writer.magic())?;
         write_u64(&mut out, header.label.len() as u64)?;
         out.write_all(header.label.as_bytes())?;
         write_u64(&mut out, header.root)?;
@@ -69,8 +110,8 @@ pub(super) fn save(path: &Path, header: &Header, table: &ProofTable) -> Result<(
     std::fs::rename(tmp, path).map_err(fail)
 }
 
-/// Reads a checkpoint: its header and its table.
-pub(super) fn load(path: &Path) -> Result<(Header, ProofTable), String> {
+/// Reads a checkpoint `writer` wrote: its header and its table.
+pub(super) fn load(path: &Path, writer: Writer) -> Result<(Header, ProofTable), String> {
     let fail = |why: String| format!("cannot resume from {}: {why}", path.display());
     let file = File::open(path).map_err(|e| fail(e.to_string()))?;
     let length = file.metadata().map_err(|e| fail(e.to_string()))?.len();
@@ -78,8 +119,14 @@ pub(super) fn load(path: &Path) -> Result<(Header, ProofTable), String> {
     let mut magic = [0; 8];
     let io = |e: std::io::Error| fail(format!("{e} (a damaged or cut-off file?)"));
     input.read_exact(&mut magic).map_err(io)?;
-    if &magic != MAGIC {
-        return Err(fail("not a checkpoint of this solver".into()));
+    if &magic != writer.magic() {
+        let other = [Writer::Dfpn, Writer::AlphaBeta]
+            .into_iter()
+            .find(|w| w.magic() == &magic);
+        return Err(fail(match other {
+            Some(w) => format!("it is a checkpoint of the other solver ({})", w.option()),
+            None => "not a checkpoint of a solve".into(),
+        }));
     }
     let label_length = read_u64(&mut input).map_err(io)?;
     if label_length > 4096 {
@@ -124,6 +171,37 @@ pub(super) fn load(path: &Path) -> Result<(Header, ProofTable), String> {
     Ok((header, table))
 }
 
+/// The saved state to resume `checkpoint` from, if its file is there: refused when
+/// another solver wrote it or it belongs to another solve (`label`, `root`).
+pub(super) fn resume(
+    checkpoint: &Checkpoint,
+    writer: Writer,
+    root: u64,
+) -> Result<Option<(Header, ProofTable)>, String> {
+    let path = checkpoint.path;
+    if !path.exists() {
+        return Ok(None);
+    }
+    let (header, table) = load(path, writer)?;
+    if header.label != checkpoint.label || header.root != root {
+        return Err(format!(
+            "{} is the checkpoint of another solve ({}), not of {}",
+            path.display(),
+            header.label,
+            checkpoint.label
+        ));
+    }
+    info!(
+        path = %path.display(),
+        nodes = header.nodes,
+        seconds = header.elapsed.as_secs(),
+        proof = if header.phase == 0 { "win" } else { "draw" },
+        solver = ?writer,
+        "the solve resumes from its checkpoint"
+    );
+    Ok(Some((header, table)))
+}
+
 /// Bytes of the checkpoint of `table` with `header`.
 #[cfg(test)]
 fn bytes_for(header: &Header, table: &ProofTable) -> u64 {
@@ -135,7 +213,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> std::path::PathBuf {
-        std::env::temp_dir().join(format!("dfpn-ckpt-{}-{name}", std::process::id()))
+        std::env::temp_dir().join(format!("solve-ckpt-{}-{name}", std::process::id()))
     }
 
     #[test]
@@ -157,27 +235,29 @@ mod tests {
             elapsed: Duration::from_millis(7_890),
         };
         let path = scratch("round-trip");
-        save(&path, &header, &table).unwrap();
+        save(&path, Writer::Dfpn, &header, &table).unwrap();
         assert_eq!(
             std::fs::metadata(&path).unwrap().len(),
             bytes_for(&header, &table)
         );
-        let (read, copy) = load(&path).unwrap();
+        let (read, copy) = load(&path, Writer::Dfpn).unwrap();
         assert_eq!(read, header);
         for b in 0..8 {
             for w in 0..WAYS {
                 assert_eq!(copy.slot(b, w), table.slot(b, w));
             }
         }
-        // Cut short, or not a checkpoint at all: a clear refusal.
+        // The other solver's, cut short, or not a checkpoint at all: a clear refusal.
+        let why = load(&path, Writer::AlphaBeta).err().unwrap();
+        assert!(why.contains("other solver (--solver dfpn)"), "{why}");
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
-        let why = load(&path).err().unwrap();
+        let why = load(&path, Writer::Dfpn).err().unwrap();
         assert!(why.contains("damaged or cut-off"), "{why}");
         std::fs::write(&path, b"hello").unwrap();
-        assert!(load(&path).is_err());
+        assert!(load(&path, Writer::Dfpn).is_err());
         std::fs::write(&path, b"something else entirely, long enough").unwrap();
-        let why = load(&path).err().unwrap();
+        let why = load(&path, Writer::Dfpn).err().unwrap();
         assert!(why.contains("not a checkpoint"), "{why}");
         std::fs::remove_file(&path).unwrap();
     }
