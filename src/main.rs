@@ -582,6 +582,13 @@ impl games::Tool for Solve {
             if c.path.exists() {
                 bar.bar
                     .suspend(|| eprintln!("resuming from {}", c.path.display()));
+            } else {
+                // Found out now, not at the first save, minutes or hours in.
+                std::fs::write(c.path, b"")
+                    .and_then(|()| std::fs::remove_file(c.path))
+                    .map_err(|e| {
+                        anyhow::anyhow!("cannot write the checkpoint {}: {e}", c.path.display())
+                    })?;
             }
             // Ctrl-C stops the solve, which then saves where it is.
             let flag = stop_on_ctrl_c();

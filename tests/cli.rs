@@ -118,6 +118,20 @@ fn a_solve_cut_short_carries_on_from_its_checkpoint() {
                 && String::from_utf8_lossy(&openings.stderr).contains("--openings cannot")
         );
         std::fs::remove_file(&path).unwrap();
+        // A file that cannot be written: refused before the solve starts.
+        let out = run(&[
+            "solve",
+            "3x5",
+            "--solver",
+            solver,
+            "--checkpoint",
+            "/nonexistent/c",
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains("cannot write the checkpoint /nonexistent/c"),
+            "{stderr}"
+        );
     }
 }
 

@@ -635,6 +635,18 @@ fn a_stopped_alpha_beta_solve_resumes_from_its_checkpoint() {
         .unwrap();
     assert!(why.contains("--solver alphabeta"), "{why}");
     std::fs::remove_file(&path).unwrap();
+    // A save that fails does not lose a value found; without one it is an error.
+    let nowhere = search::Checkpoint {
+        path: std::path::Path::new("/nonexistent/ab.ckpt"),
+        ..checkpoint
+    };
+    let found = search::solve_resumable(&board, &Limits::default(), 8, 1, None, &nowhere);
+    assert_eq!(found.unwrap().value, Some(Outcome::Draw));
+    stop.store(true, Ordering::Relaxed);
+    let why = search::solve_resumable(&board, &limits, 8, 1, None, &nowhere)
+        .err()
+        .unwrap();
+    assert!(why.contains("cannot save the checkpoint"), "{why}");
 }
 
 #[test]

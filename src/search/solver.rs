@@ -111,7 +111,7 @@ pub fn solve_reporting<G: Game>(
 /// from it when its file is there (with the saved table's size, not `hash_mb`). The
 /// nodes and time are the whole solve's, resumed runs included. `Err` for a checkpoint
 /// that cannot be read, that another solver wrote or that belongs to another solve, and
-/// for a last save that fails.
+/// for a last save that fails before the value is found.
 pub fn solve_resumable<G: Game>(
     root: &G,
     limits: &Limits,
@@ -143,7 +143,12 @@ pub fn solve_resumable<G: Game>(
     // The value is settled once the first proof is: a second proof was under way only
     // if the solve stopped without one.
     let phase = u8::from(solution.value.is_none() && saving.phase.load(Ordering::Relaxed));
-    saving.save(&table, phase, solution.nodes, solution.time)?;
+    // A value found is reported even if its last save fails; work not yet saved is lost
+    // with it, so that is an error.
+    match saving.save(&table, phase, solution.nodes, solution.time) {
+        Err(e) if solution.value.is_some() => tracing::warn!("{e}"),
+        saved => saved?,
+    }
     Ok(solution)
 }
 

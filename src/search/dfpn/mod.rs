@@ -612,7 +612,12 @@ pub fn solve_dfpn<G: Game>(
         }
     };
     if options.checkpoint.is_some() {
-        chores.save(&shared, target)?;
+        // A value found is reported even if its last save fails; work not yet saved is
+        // lost with it, so that is an error.
+        match chores.save(&shared, target) {
+            Err(e) if value.is_some() => tracing::warn!("{e}"),
+            saved => saved?,
+        }
     }
     let mut search = Search::new(root.clone(), &shared, target);
     let line = value.map_or_else(Vec::new, |v| search.line(v));
