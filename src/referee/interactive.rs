@@ -188,7 +188,7 @@ impl<G: Game> Mover<G> for Interactive<G> {
 
 impl<G: Game> Drop for Interactive<G> {
     /// Tells the program to quit, then kills its process group: at once if it has quit
-    /// (whatever it started goes too), after [`QUIT_GRACE`] if not.
+    /// (whatever it started goes too), after `QUIT_GRACE` if not.
     fn drop(&mut self) {
         let Some(mut running) = self.running.take() else {
             return;

@@ -71,7 +71,7 @@ impl Slot {
     }
 }
 
-/// The table: buckets of [`WAYS`] entries, replaced by work.
+/// The table: buckets of four (`WAYS`) entries, replaced by work.
 pub struct ProofTable {
     /// Written in full when made, so that no page fault falls inside the search (lazily
     /// zeroed pages measured no faster).

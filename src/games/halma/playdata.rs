@@ -30,7 +30,7 @@ pub fn read(dir: &Path, side: Side) -> Vec<u64> {
     hashes.unwrap_or_default()
 }
 
-/// Records `seen` (oldest first; only the last [`KEEP`]) for `side` in `dir`.
+/// Records `seen` (oldest first; only the last `KEEP` of them) for `side` in `dir`.
 pub fn write(dir: &Path, side: Side, seen: &[u64]) -> std::io::Result<()> {
     let seen = &seen[seen.len().saturating_sub(KEEP)..];
     let mut text = format!("{HEADER}\n{}\n", side.word());
