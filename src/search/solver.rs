@@ -140,8 +140,8 @@ pub fn solve_resumable<G: Game>(
     );
     solution.nodes += saving.before.0;
     solution.time += saving.before.1;
-    // The value is settled once the first proof is: a second proof was under way only
-    // if the solve stopped without one.
+    // The proof under way when the solve stopped (told on resuming; the table alone
+    // leads a resumed run back to it).
     let phase = u8::from(solution.value.is_none() && saving.phase.load(Ordering::Relaxed));
     // A value found is reported even if its last save fails; work not yet saved is lost
     // with it, so that is an error.
