@@ -76,13 +76,15 @@ fn read_u64(input: &mut impl Read) -> std::io::Result<u64> {
     Ok(u64::from_le_bytes(b))
 }
 
-/// Saves `header` and `table` to `path` (through a temporary file beside it).
+/// Saves `header` and `table` to `path` (through a temporary file beside it), logging
+/// how long it took.
 pub(super) fn save(
     path: &Path,
     writer: Writer,
     header: &Header,
     table: &ProofTable,
 ) -> Result<(), String> {
+    let began = std::time::Instant::now();
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".partial");
     let tmp = Path::new(&tmp);
@@ -107,7 +109,15 @@ pub(super) fn save(
         out.into_inner().map_err(|e| e.into_error())?.sync_all()
     })()
     .map_err(fail)?;
-    std::fs::rename(tmp, path).map_err(fail)
+    std::fs::rename(tmp, path).map_err(fail)?;
+    info!(
+        path = %path.display(),
+        nodes = header.nodes,
+        save_ms = began.elapsed().as_millis() as u64,
+        solver = ?writer,
+        "checkpoint saved"
+    );
+    Ok(())
 }
 
 /// Reads a checkpoint `writer` wrote: its header and its table.

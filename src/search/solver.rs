@@ -104,7 +104,7 @@ pub fn solve_reporting<G: Game>(
     threads: usize,
     reporting: Option<Reporting>,
 ) -> Solution<G::Move> {
-    run(root, limits, table, threads, reporting.as_ref(), None)
+    run(root, limits, table, threads, reporting.as_ref(), None).0
 }
 
 /// [`solve_reporting`], saved to `checkpoint` now and then and when it stops, and resumed
@@ -120,17 +120,17 @@ pub fn solve_resumable<G: Game>(
     reporting: Option<Reporting>,
     checkpoint: &Checkpoint,
 ) -> Result<Solution<G::Move>, String> {
-    let (header, table) = match checkpoint::resume(checkpoint, Writer::AlphaBeta, root.hash())? {
+    let root_hash = root.hash();
+    let (header, table) = match checkpoint::resume(checkpoint, Writer::AlphaBeta, root_hash)? {
         Some((header, table)) => (Some(header), table),
         None => (None, ProofTable::new(hash_mb)),
     };
     let saving = Saving {
         checkpoint,
-        root: root.hash(),
+        root: root_hash,
         before: header.map_or((0, Duration::ZERO), |h| (h.nodes, h.elapsed)),
-        phase: AtomicBool::new(false),
     };
-    let mut solution = run(
+    let (mut solution, drawing) = run(
         root,
         limits,
         &table,
@@ -142,7 +142,7 @@ pub fn solve_resumable<G: Game>(
     solution.time += saving.before.1;
     // The proof under way when the solve stopped (told on resuming; the table alone
     // leads a resumed run back to it).
-    let phase = u8::from(solution.value.is_none() && saving.phase.load(Ordering::Relaxed));
+    let phase = u8::from(solution.value.is_none() && drawing);
     // A value found is reported even if its last save fails; work not yet saved is lost
     // with it, so that is an error.
     match saving.save(&table, phase, solution.nodes, solution.time) {
@@ -158,8 +158,6 @@ struct Saving<'a> {
     root: u64,
     /// Nodes and time of the runs before this one.
     before: (u64, Duration),
-    /// The second proof ("can the side to move avoid losing?") was under way.
-    phase: AtomicBool,
 }
 
 impl Saving<'_> {
@@ -178,19 +176,13 @@ impl Saving<'_> {
             nodes,
             elapsed,
         };
-        let began = Instant::now();
-        checkpoint::save(self.checkpoint.path, Writer::AlphaBeta, &header, table)?;
-        info!(
-            path = %self.checkpoint.path.display(),
-            nodes,
-            save_ms = began.elapsed().as_millis() as u64,
-            "solve checkpoint saved"
-        );
-        Ok(())
+        checkpoint::save(self.checkpoint.path, Writer::AlphaBeta, &header, table)
     }
 }
 
 /// A solve on `threads` threads; a thread beside them reports its progress and saves it.
+/// Also whether the second proof ("can the side to move avoid losing?") was the last
+/// under way.
 fn run<G: Game>(
     root: &G,
     limits: &Limits,
@@ -198,7 +190,7 @@ fn run<G: Game>(
     threads: usize,
     reporting: Option<&Reporting>,
     saving: Option<&Saving>,
-) -> Solution<G::Move> {
+) -> (Solution<G::Move>, bool) {
     let start = Instant::now();
     let shared = Shared::new(table, limits, threads);
     let done = AtomicBool::new(false);
@@ -226,7 +218,7 @@ fn run<G: Game>(
         threads,
         "solve done"
     );
-    solution
+    (solution, shared.drawing.load(Ordering::Relaxed))
 }
 
 /// A position's proven value and every move that keeps it.
@@ -356,22 +348,21 @@ impl<'a> Shared<'a> {
                     table_filled: self.table.filled(),
                 });
             }
-            if let Some(s) = saving {
-                s.phase.store(drawing, Ordering::Relaxed);
-                if last_save.elapsed() >= s.checkpoint.every {
-                    // A failed save is reported and tried again later, not fatal: the
-                    // solve itself is sound.
-                    let saved = s.save(
-                        self.table,
-                        u8::from(drawing),
-                        before.0 + nodes,
-                        before.1 + elapsed,
-                    );
-                    if let Err(e) = saved {
-                        tracing::warn!("{e}");
-                    }
-                    last_save = Instant::now();
+            if let Some(s) = saving
+                && last_save.elapsed() >= s.checkpoint.every
+            {
+                // A failed save is reported and tried again later, not fatal: the solve
+                // itself is sound.
+                let saved = s.save(
+                    self.table,
+                    u8::from(drawing),
+                    before.0 + nodes,
+                    before.1 + elapsed,
+                );
+                if let Err(e) = saved {
+                    tracing::warn!("{e}");
                 }
+                last_save = Instant::now();
             }
         }
     }

@@ -518,15 +518,7 @@ impl<'a> Chores<'a> {
             nodes,
             elapsed,
         };
-        let began = Instant::now();
-        checkpoint::save(c.path, Writer::Dfpn, &header, shared.table)?;
-        info!(
-            path = %c.path.display(),
-            nodes,
-            save_ms = began.elapsed().as_millis() as u64,
-            "df-pn checkpoint saved"
-        );
-        Ok(())
+        checkpoint::save(c.path, Writer::Dfpn, &header, shared.table)
     }
 }
 
