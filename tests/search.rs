@@ -556,6 +556,22 @@ fn the_alpha_beta_solver_reports_its_progress() {
         "{}",
         seen[0]
     );
+    // The line's counts: white's five first steps at the root, never more searched than
+    // there are, and the root's count never falling within the first proof.
+    assert!(seen.iter().all(|p| p.line.len() <= 4));
+    assert!(
+        seen.iter()
+            .flat_map(|p| &p.line)
+            .all(|&(d, n)| d <= n && n > 0)
+    );
+    let roots: Vec<(u32, u32)> = seen[..first_draw]
+        .iter()
+        .filter_map(|p| p.line.first().copied())
+        .collect();
+    assert!(roots.iter().all(|&(_, n)| n == 5), "{roots:?}");
+    assert!(roots.windows(2).all(|w| w[0].0 <= w[1].0), "{roots:?}");
+    let shown = seen.iter().find(|p| !p.line.is_empty()).unwrap();
+    assert!(shown.to_string().contains(" | moves searched "), "{shown}");
 }
 
 #[test]

@@ -10,6 +10,10 @@ pub struct Progress {
     /// df-pn: the root's proof and disproof numbers for that proof, as last seen, while
     /// both are finite.
     pub root: Option<(u32, u32)>,
+    /// Alpha-beta: along the line one thread is searching, from the root down a few
+    /// plies, how many of each node's moves are searched (settled) out of how many.
+    /// The root's count rises slowest: it tells how far a proof has come.
+    pub line: Vec<(u32, u32)>,
     /// Nodes and time over the whole solve, resumed runs included.
     pub nodes: u64,
     pub elapsed: Duration,
@@ -25,6 +29,10 @@ impl std::fmt::Display for Progress {
         write!(f, "proof of a {}", self.proof)?;
         if let Some((phi, delta)) = self.root {
             write!(f, ": φ {phi} δ {delta} at the root")?;
+        }
+        if !self.line.is_empty() {
+            let counts: Vec<String> = self.line.iter().map(|(d, n)| format!("{d}/{n}")).collect();
+            write!(f, " | moves searched {}", counts.join(" › "))?;
         }
         let secs = self.elapsed.as_secs();
         write!(

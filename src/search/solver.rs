@@ -27,7 +27,7 @@
 //! then and resumed from it ([`solve_resumable`], `checkpoint`).
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use tracing::info;
@@ -283,6 +283,8 @@ const BUSY_SLOTS: usize = 1 << 16;
 /// Plies from the root within which a thread puts off a move another is searching:
 /// deeper, the marks would cost more than the work they share out.
 const DEFER_PLIES: usize = 12;
+/// Plies from the root whose counts of moves searched the progress line shows.
+const LINE_PLIES: usize = 4;
 
 /// What the threads of a solve share.
 struct Shared<'a> {
@@ -296,6 +298,9 @@ struct Shared<'a> {
     too_deep: AtomicBool,
     /// The test under way is "can the side to move avoid losing?" (else "can it win?").
     drawing: AtomicBool,
+    /// Moves searched and moves in all (packed by [`pack_count`]) at each node of the
+    /// first thread's line, from the root down; zero below the node it is in.
+    line: [AtomicU32; LINE_PLIES],
 }
 
 impl<'a> Shared<'a> {
@@ -308,6 +313,26 @@ impl<'a> Shared<'a> {
             nodes: AtomicU64::new(0),
             too_deep: AtomicBool::new(false),
             drawing: AtomicBool::new(false),
+            line: Default::default(),
+        }
+    }
+
+    /// The first thread's line as (moves searched, moves) from the root down.
+    fn line(&self) -> Vec<(u32, u32)> {
+        self.line
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .take_while(|&c| c != 0)
+            .map(|c| (c >> 16, c & 0xffff))
+            .collect()
+    }
+
+    /// Records that the first thread searched `searched` of the `moves` of its node at
+    /// `ply` (and so is no deeper).
+    fn count_line(&self, ply: usize, searched: usize, moves: usize) {
+        self.line[ply].store(pack_count(searched, moves), Ordering::Relaxed);
+        for deeper in &self.line[ply + 1..] {
+            deeper.store(0, Ordering::Relaxed);
         }
     }
 
@@ -341,6 +366,7 @@ impl<'a> Shared<'a> {
                 (r.report)(&Progress {
                     proof: if drawing { "draw" } else { "win" },
                     root: None,
+                    line: self.line(),
                     nodes: before.0 + nodes,
                     elapsed: before.1 + elapsed,
                     rate: nodes as f64 / elapsed.as_secs_f64().max(1e-9),
@@ -385,9 +411,10 @@ impl<'a> Shared<'a> {
     fn test<G: Game>(&self, root: &G, threads: usize, alpha: i32, beta: i32) -> Option<i32> {
         self.stop.store(false, Ordering::Relaxed);
         self.drawing.store(beta <= 0, Ordering::Relaxed);
+        self.count_line(0, 0, 0);
         let found = Mutex::new(None);
-        let run = || {
-            let mut s = Solver::new(root, self);
+        let run = |first: bool| {
+            let mut s = Solver::new(root, self, first);
             let (v, _) = s.node(alpha, beta);
             // The nodes not yet counted (see `Solver::node`).
             self.nodes
@@ -404,10 +431,10 @@ impl<'a> Shared<'a> {
             for _ in 1..threads {
                 std::thread::Builder::new()
                     .stack_size(STACK_BYTES + (1 << 20))
-                    .spawn_scoped(scope, run)
+                    .spawn_scoped(scope, || run(false))
                     .expect("a solver thread starts");
             }
-            run();
+            run(true);
         });
         found.into_inner().expect("no thread panicked holding it")
     }
@@ -418,6 +445,8 @@ struct Solver<'a, G> {
     shared: &'a Shared<'a>,
     nodes: u64,
     aborted: bool,
+    /// The first thread, whose line the progress shows.
+    first: bool,
     /// Ordering keys of the moves of every node on the path, stacked.
     keys: Vec<i32>,
     /// Hashes of the positions on the path.
@@ -462,12 +491,13 @@ impl Proven {
 }
 
 impl<'a, G: Game> Solver<'a, G> {
-    fn new(root: &G, shared: &'a Shared<'a>) -> Self {
+    fn new(root: &G, shared: &'a Shared<'a>, first: bool) -> Self {
         Solver {
             game: root.clone(),
             shared,
             nodes: 0,
             aborted: false,
+            first,
             keys: Vec::new(),
             path: Vec::new(),
             hashes: Vec::new(),
@@ -572,6 +602,11 @@ impl<'a, G: Game> Solver<'a, G> {
             .filter(|_| self.path.len() <= DEFER_PLIES);
         let mut order = Order::new(&self.deferred);
         let mut searched = 0;
+        // The root is at ply 0 (its hash is on the path).
+        let counted = (self.first && self.path.len() <= LINE_PLIES).then(|| self.path.len() - 1);
+        if let Some(ply) = counted {
+            self.shared.count_line(ply, 0, n);
+        }
         while let Some(index) = order.next(
             moves,
             &mut self.keys[base..base + n],
@@ -588,9 +623,12 @@ impl<'a, G: Game> Solver<'a, G> {
             if let (Some(b), Some(mark)) = (busy, mark) {
                 b.leave(mark);
             }
-            searched += 1;
             if self.aborted {
                 break;
+            }
+            searched += 1;
+            if let Some(ply) = counted {
+                self.shared.count_line(ply, searched, n);
             }
             dependent |= on_path;
             if v > best {
@@ -689,6 +727,13 @@ impl<'a, G: Game> Solver<'a, G> {
     }
 }
 
+/// Moves searched and moves in all in one word (each at most 65,535 here); never zero
+/// for a node with moves.
+fn pack_count(searched: usize, moves: usize) -> u32 {
+    let cap = |x: usize| x.min(0xffff) as u32;
+    cap(searched) << 16 | cap(moves)
+}
+
 /// A move code as `game` sees it, stored under a key that was (`mirrored`) or was not its
 /// mirror image's; the same turns a code of `game` into the key's (mirroring is its own
 /// inverse).
@@ -750,6 +795,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_first_thread_counts_the_moves_searched_along_its_line() {
+        use crate::games::breakthrough::spec::Breakthrough;
+        // Course 5x5 is a draw: "can white win?" fails, so every one of white's five
+        // first steps is searched; "can it draw?" holds after one or more of them.
+        let root = crate::games::start::<Breakthrough>(Some("5x5"), Some("course")).unwrap();
+        let table = ProofTable::new(16);
+        let limits = Limits::default();
+        let shared = Shared::new(&table, &limits, 1);
+        assert_eq!(shared.line(), []);
+        assert_eq!(shared.test(&root, 1, 0, 1), Some(0));
+        assert_eq!(shared.line(), [(5, 5)]);
+        assert_eq!(shared.test(&root, 1, -1, 0), Some(0));
+        let line = shared.line();
+        assert!(
+            line.len() == 1 && line[0].0 >= 1 && line[0].1 == 5,
+            "{line:?}"
+        );
+        assert_eq!(pack_count(70_000, 3), 0xffff << 16 | 3);
     }
 
     #[test]

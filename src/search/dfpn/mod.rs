@@ -497,6 +497,7 @@ impl<'a> Chores<'a> {
         Progress {
             proof: target.word(),
             root: Some((phi, delta)).filter(|&(p, d)| p < INF && d < INF),
+            line: Vec::new(),
             nodes,
             elapsed,
             rate: run as f64 / self.began.elapsed().as_secs_f64().max(1e-9),
