@@ -487,6 +487,28 @@ fn the_two_solvers_agree_under_both_rule_variants() {
 }
 
 #[test]
+fn the_solvers_find_the_published_second_player_wins() {
+    // Standard rules. Saffidine, Jouandeau and Cazenave (ACG 2011) solved 5x4 and 4x5
+    // (and 6x5, too long for a test): every one a second-player win; they report Jan
+    // Haugland's retrograde analysis of 5x5 and 3x7 as second-player wins too, and
+    // 5x5 is Little Golem's (2006). Width first, as here.
+    for size in ["5x4", "4x5", "5x5", "3x7"] {
+        let board = ggp_player::games::start::<Breakthrough>(Some(size), Some("standard")).unwrap();
+        let table = search::ProofTable::new(64);
+        let alphabeta = search::solve(&board, &Limits::default(), &table, 2);
+        assert_eq!(alphabeta.value, Some(Outcome::Loss), "alpha-beta, {size}");
+        if ["5x4", "4x5"].contains(&size) {
+            let options = search::DfpnOptions {
+                threads: 2,
+                ..search::DfpnOptions::new(64)
+            };
+            let dfpn = search::solve_dfpn(&board, &Limits::default(), &options).unwrap();
+            assert_eq!(dfpn.value, Some(Outcome::Loss), "df-pn, {size}");
+        }
+    }
+}
+
+#[test]
 fn a_position_s_mirror_image_is_answered_from_the_solver_s_table() {
     for variant in ["course", "standard"] {
         let mut board =
