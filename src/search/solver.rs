@@ -533,12 +533,12 @@ impl<'a, G: Game> Solver<'a, G> {
             return (0, true);
         }
         self.path.push(hash);
-        let result = self.expand(hash, alpha, beta);
+        let result = self.expand(alpha, beta);
         self.path.pop();
         result
     }
 
-    fn expand(&mut self, hash: u64, mut alpha: i32, beta: i32) -> (i32, bool) {
+    fn expand(&mut self, mut alpha: i32, beta: i32) -> (i32, bool) {
         if self.game.can_win_now() {
             return (1, false);
         }
@@ -595,6 +595,9 @@ impl<'a, G: Game> Solver<'a, G> {
         let mut dependent = false;
         // With more threads, near the root a move another thread is searching right now
         // is put off to the end (the table may answer it by then); the first never is.
+        // Moves are marked as the table keys them, so that a thread in a position's
+        // mirror image (after the mirror of a first move, say) puts them off too.
+        let busy_code = |game: &G, m: G::Move| oriented(game, G::move_code(m), mirrored);
         let busy = self
             .shared
             .busy
@@ -612,10 +615,10 @@ impl<'a, G: Game> Solver<'a, G> {
             &mut self.keys[base..base + n],
             &mut self.deferred,
             searched,
-            |m| busy.is_some_and(|b| b.is_busy(hash, G::move_code(m))),
+            |m| busy.is_some_and(|b| b.is_busy(key, busy_code(&self.game, m))),
         ) {
             let m = moves[index];
-            let mark = busy.map(|b| b.enter(hash, G::move_code(m)));
+            let mark = busy.map(|b| b.enter(key, busy_code(&self.game, m)));
             self.game.make(m);
             let (v, on_path) = self.node(-beta, -alpha);
             let v = -v;
