@@ -323,7 +323,7 @@ impl<'a> Shared<'a> {
             .iter()
             .map(|c| c.load(Ordering::Relaxed))
             .take_while(|&c| c != 0)
-            .map(|c| (c >> 16, c & 0xffff))
+            .map(unpack_count)
             .collect()
     }
 
@@ -331,8 +331,13 @@ impl<'a> Shared<'a> {
     /// `ply` (and so is no deeper).
     fn count_line(&self, ply: usize, searched: usize, moves: usize) {
         self.line[ply].store(pack_count(searched, moves), Ordering::Relaxed);
-        for deeper in &self.line[ply + 1..] {
-            deeper.store(0, Ordering::Relaxed);
+        self.clear_line(ply + 1);
+    }
+
+    /// Forgets the line from `ply` down.
+    fn clear_line(&self, ply: usize) {
+        for count in &self.line[ply..] {
+            count.store(0, Ordering::Relaxed);
         }
     }
 
@@ -411,7 +416,7 @@ impl<'a> Shared<'a> {
     fn test<G: Game>(&self, root: &G, threads: usize, alpha: i32, beta: i32) -> Option<i32> {
         self.stop.store(false, Ordering::Relaxed);
         self.drawing.store(beta <= 0, Ordering::Relaxed);
-        self.count_line(0, 0, 0);
+        self.clear_line(0);
         let found = Mutex::new(None);
         let run = |first: bool| {
             let mut s = Solver::new(root, self, first);
@@ -735,6 +740,10 @@ impl<'a, G: Game> Solver<'a, G> {
 fn pack_count(searched: usize, moves: usize) -> u32 {
     let cap = |x: usize| x.min(0xffff) as u32;
     cap(searched) << 16 | cap(moves)
+}
+
+fn unpack_count(packed: u32) -> (u32, u32) {
+    (packed >> 16, packed & 0xffff)
 }
 
 /// A move code as `game` sees it, stored under a key that was (`mirrored`) or was not its
