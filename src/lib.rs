@@ -13,6 +13,7 @@ pub mod games;
 pub mod gdl;
 pub mod interactive;
 pub mod mcts;
+pub mod memory;
 pub mod oneshot;
 pub mod player;
 pub mod referee;

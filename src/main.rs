@@ -23,7 +23,7 @@ use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::report::MatchView;
 use ggp_player::referee::stats::{Sprt, format_elo};
 use ggp_player::referee::tournament::{self, Arena, Entrant, Format, TournamentConfig};
-use ggp_player::{bench, search, selfplay};
+use ggp_player::{bench, memory, search, selfplay};
 use tracing_subscriber::EnvFilter;
 
 /// The deepest perft accepted: deeper runs take hours even on small boards.
@@ -380,6 +380,7 @@ impl games::Tool for Bench {
         // Check the evaluation before the header is printed.
         games::evaluation::<S>(self.eval.as_deref().unwrap_or(S::BENCH_EVALUATION))
             .map_err(anyhow::Error::msg)?;
+        memory::check_table(self.hash_mb, "--hash-mb").map_err(anyhow::Error::msg)?;
         println!(
             "{:<16} {:>5} {:>12} {:>10} {:>12}  {:<18} score",
             "position", "depth", "nodes", "time ms", "nodes/s", "best"
@@ -577,6 +578,18 @@ impl games::Tool for Solve {
             every: Duration::from_secs_f64(self.checkpoint_every),
             label: &label,
         });
+        // A resumed solve's table is as large as its file.
+        let saved = checkpoint
+            .as_ref()
+            .and_then(|c| Some((c.path, std::fs::metadata(c.path).ok()?.len())));
+        match saved {
+            Some((path, bytes)) => memory::check_table(
+                (bytes >> 20) as usize,
+                &format!("resuming from {}", path.display()),
+            ),
+            None => memory::check_table(self.hash_mb, "--hash-mb"),
+        }
+        .map_err(anyhow::Error::msg)?;
         let bar = solve_progress_bar();
         if let Some(c) = &checkpoint {
             if c.path.exists() {
@@ -884,6 +897,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         name: args.name,
         max_matches: usize::from(args.max_matches),
     };
+    memory::check_table(args.hash_mb, "--hash-mb (all matches' tables together)")
+        .map_err(anyhow::Error::msg)?;
     anyhow::ensure!(
         server::is_valid_name(&config.name),
         "bad --name {:?}: it must be one token, without spaces, parentheses or ';'",

@@ -447,6 +447,63 @@ fn bad_sizes_and_depths_are_rejected_with_the_valid_range() {
     }
 }
 
+/// MiB of memory available now, as Linux reports it (`None` elsewhere).
+fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?;
+    Some(line.trim().strip_suffix("kB")?.trim().parse::<u64>().ok()? / 1024)
+}
+
+#[test]
+fn a_table_larger_than_the_free_memory_is_refused_at_the_start() {
+    let Some(free) = available_mib() else {
+        eprintln!("skipped: this system does not report its available memory");
+        return;
+    };
+    if free >= 65_536 {
+        eprintln!("skipped: {free} MiB available, more than the largest table");
+        return;
+    }
+    let cases: &[&[&str]] = &[
+        &["solve", "4x4", "--hash-mb", "65536"],
+        &["solve", "4x4", "--solver", "dfpn", "--hash-mb", "65536"],
+        &["bench", "--hash-mb", "65536"],
+        &["serve", "--port", "0", "--hash-mb", "65536"],
+    ];
+    for args in cases {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("--hash-mb"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("asks for a table of 65536 MiB"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("MiB of memory is available"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // A checkpoint is resumed with the table it saved, whatever --hash-mb says: a file
+    // larger than the free memory is refused before it is read (a sparse file here).
+    let path = std::env::temp_dir().join(format!("ckpt-too-large-{}", std::process::id()));
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len((free + 4096) << 20).unwrap();
+    let out = run(&[
+        "solve",
+        "4x4",
+        "--hash-mb",
+        "1",
+        "--checkpoint",
+        path.to_str().unwrap(),
+    ]);
+    std::fs::remove_file(&path).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("resuming from"), "{stderr}");
+    assert!(stderr.contains(&format!("{} MiB", free + 4096)), "{stderr}");
+}
+
 #[test]
 fn help_explains_every_subcommand() {
     let out = run(&["--help"]);
