@@ -578,21 +578,14 @@ impl games::Tool for Solve {
             every: Duration::from_secs_f64(self.checkpoint_every),
             label: &label,
         });
-        // A resumed solve's table is as large as its file.
-        let saved = checkpoint
-            .as_ref()
-            .and_then(|c| Some((c.path, std::fs::metadata(c.path).ok()?.len())));
-        match saved {
-            Some((path, bytes)) => memory::check_table(
-                (bytes >> 20) as usize,
-                &format!("resuming from {}", path.display()),
-            ),
-            None => memory::check_table(self.hash_mb, "--hash-mb"),
+        // A resumed solve takes its table's size from its file (checked as it is read).
+        let resuming = checkpoint.as_ref().is_some_and(|c| c.path.exists());
+        if !resuming {
+            memory::check_table(self.hash_mb, "--hash-mb").map_err(anyhow::Error::msg)?;
         }
-        .map_err(anyhow::Error::msg)?;
         let bar = solve_progress_bar();
         if let Some(c) = &checkpoint {
-            if c.path.exists() {
+            if resuming {
                 bar.bar
                     .suspend(|| eprintln!("resuming from {}", c.path.display()));
             } else {

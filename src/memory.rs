@@ -1,10 +1,11 @@
 //! Whether a table of the size asked for fits in the memory the machine has free.
 //!
 //! Tables are written in full when made (so that no page fault falls inside a search),
-//! so a table larger than the free memory does not fail when it is asked for: on Linux
-//! the process, or another one, is killed while the pages are filled, or the
-//! allocation aborts the program. Checked first, a size that cannot fit is a clear error
-//! that says what is free.
+//! so a table larger than the free memory either aborts the program when it is
+//! allocated ("memory allocation of … bytes failed") or, where the kernel lets the
+//! allocation through, leaves the process to its out-of-memory killer while the pages
+//! are filled. Checked first, a size that cannot fit is a clear error that says what is
+//! free.
 
 /// MiB of memory available to a new process now (Linux's `MemAvailable`: free memory
 /// and what the kernel can reclaim), `None` where the system does not say.

@@ -447,16 +447,9 @@ fn bad_sizes_and_depths_are_rejected_with_the_valid_range() {
     }
 }
 
-/// MiB of memory available now, as Linux reports it (`None` elsewhere).
-fn available_mib() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?;
-    Some(line.trim().strip_suffix("kB")?.trim().parse::<u64>().ok()? / 1024)
-}
-
 #[test]
 fn a_table_larger_than_the_free_memory_is_refused_at_the_start() {
-    let Some(free) = available_mib() else {
+    let Some(free) = ggp_player::memory::available_mib() else {
         eprintln!("skipped: this system does not report its available memory");
         return;
     };
@@ -488,7 +481,7 @@ fn a_table_larger_than_the_free_memory_is_refused_at_the_start() {
     // larger than the free memory is refused before it is read (a sparse file here).
     let path = std::env::temp_dir().join(format!("ckpt-too-large-{}", std::process::id()));
     let file = std::fs::File::create(&path).unwrap();
-    file.set_len((free + 4096) << 20).unwrap();
+    file.set_len((free as u64 + 4096) << 20).unwrap();
     let out = run(&[
         "solve",
         "4x4",

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use tracing::info;
 
+use crate::memory;
 use crate::search::prooftable::{ProofTable, Slot, WAYS};
 
 /// A solve's file of saved state.
@@ -125,6 +126,11 @@ pub(super) fn load(path: &Path, writer: Writer) -> Result<(Header, ProofTable), 
     let fail = |why: String| format!("cannot resume from {}: {why}", path.display());
     let file = File::open(path).map_err(|e| fail(e.to_string()))?;
     let length = file.metadata().map_err(|e| fail(e.to_string()))?.len();
+    // The table is as large as the file: refused before it is read if it cannot fit.
+    memory::check_table(
+        (length >> 20) as usize,
+        &format!("resuming from {}", path.display()),
+    )?;
     let mut input = BufReader::with_capacity(1 << 20, file);
     let mut magic = [0; 8];
     let io = |e: std::io::Error| fail(format!("{e} (a damaged or cut-off file?)"));
