@@ -6,6 +6,12 @@ in at most --max-seconds, runs `ggp-player solve WxH --variant V --openings 1`: 
 start position's value and the first moves that keep it, and the same for every
 position after white's first move. The player restricts its choice to those moves.
 
+A board solved only in more than --max-seconds is tabled from the line its record keeps
+(`line`, or `line_start` where only the line's first plies were kept), without solving:
+the one position of the first two plies where the line's move is proven to keep the
+value (the start, when white wins or draws; after the line's first move, when black
+wins), with that move alone and `"line_only": true`.
+
 Boards go smallest first; each board's lines are written to the table as soon as the
 board is done, so a stopped run picks up where it was. A board already in the table is
 skipped (delete its lines to redo it); a board not done within --budget seconds is
@@ -67,6 +73,21 @@ def openings(args, size, variant):
     return found
 
 
+def from_line(r):
+    """The line-only table entry of a solved record, or None without a line."""
+    line = r.get("line") or r.get("line_start") or []
+    if r["value"] == "win for black" and len(line) >= 2:
+        after, value, keeping = line[:1], "win", line[1:2]
+    elif r["value"] in ("win for white", "draw") and line:
+        after, value, keeping = [], r["value"].split()[0], line[:1]
+    else:
+        return None
+    return {
+        "board": r["size"], "variant": r["variant"], "after": after, "value": value,
+        "keeping": keeping, "line_only": True,
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=1800.0)
@@ -79,13 +100,19 @@ def main():
     if not os.path.exists(args.binary):
         sys.exit(f"{args.binary} not found: run `cargo build --release` first")
 
-    solved = [
-        r for r in read_lines(args.results)
-        if r.get("solver") and r["seconds"] <= args.max_seconds
-    ]
+    records = [r for r in read_lines(args.results) if r.get("solver")]
+    solved = [r for r in records if r["seconds"] <= args.max_seconds]
     solved.sort(key=lambda r: (squares(r["size"]), r["variant"]))
     table = read_lines(args.table)
     done = {(p["board"], p["variant"]) for p in table}
+    for r in records:
+        key = (r["size"], r["variant"])
+        entry = from_line(r) if r["seconds"] > args.max_seconds else None
+        if entry and key not in done and key not in {(s["size"], s["variant"]) for s in solved}:
+            print(f"{r['size']} {r['variant']}: from its line", flush=True)
+            table.append(entry)
+            done.add(key)
+            write_table(args.table, table)
     for r in solved:
         key = (r["size"], r["variant"])
         if key in done:

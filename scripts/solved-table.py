@@ -9,7 +9,9 @@ first left unsolved). A board is not tried when a board no larger in either dime
 was left unsolved (it is assumed harder), and its row says so.
 
 Every result is appended to a JSON-lines file as soon as it is known, so a stopped run
-picks up where it was (--results). A board left unsolved, or not tried, under a smaller
+picks up where it was (--results); a solved board's record keeps the line the solve
+printed (what scripts/solved-openings.py tables for boards too costly to solve move by
+move). A board left unsolved, or not tried, under a smaller
 budget than --budget is tried again; delete a line to redo a solved board.
 
     scripts/solved-table.py [--budget 600] [--binary target/release/ggp-player]
@@ -27,6 +29,8 @@ import sys
 import time
 
 RESULT = re.compile(r"^(\d+x\d+): (win|draw|loss) for white \((\d+) nodes in ([\d.]+) s\)")
+LINE = re.compile(r"^line \(\d+ plies\): (.*)$", re.M)
+MOVE = re.compile(r"\(move \d+ \d+ \d+ \d+\)")
 WORDS = {"win": "win for white", "draw": "draw", "loss": "win for black"}
 
 
@@ -54,6 +58,7 @@ def solve(args, size, variant, solver):
             "seconds": float(found.group(4)),
             "solver": solver,
             "command": " ".join(command),
+            "line": MOVE.findall(line.group(1)) if (line := LINE.search(run.stdout)) else [],
         }
     reason = (run.stderr.strip().splitlines() or ["no output"])[-1]
     print(f"  {solver}: {reason} ({wall:.0f} s)", flush=True)
@@ -120,9 +125,10 @@ def write_table(args, done):
                 why = reason(r)
                 lines.append(f"| {board} | {variant} | {why} | | | | |")
             else:
+                note = f" ({r['note']})" if r.get("note") else ""
                 lines.append(
                     f"| {board} | {variant} | {r['value']} | {r['nodes']:,} | "
-                    f"{r['seconds']:.2f} s | {r['solver']} | `{r['command']}` |"
+                    f"{r['seconds']:.2f} s | {r['solver']} | `{r['command']}`{note} |"
                 )
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:

@@ -154,10 +154,11 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     fn value_bounds(&self) -> Option<(Outcome, Outcome)> {
         None
     }
-    /// The position's proven value for the side to move and every move that keeps it,
-    /// when the game ships a table of solved positions holding it (for Breakthrough: the
-    /// start positions of the boards solved and the positions after their first move).
-    /// The player then chooses among those moves only, so it never gives the value away.
+    /// The position's proven value for the side to move and moves that keep it (every
+    /// one, or as many as the table knows), when the game ships a table of solved
+    /// positions holding it (for Breakthrough: the start positions of the boards solved
+    /// and the positions after their first move). The player then chooses among those
+    /// moves only, so it never gives the value away.
     fn solved(&self) -> Option<(Outcome, Vec<Self::Move>)> {
         None
     }

@@ -733,6 +733,7 @@ impl Openings<'_> {
             after: self.after.clone(),
             value: k.value,
             keeping: k.moves.iter().map(|&m| position.move_name(m)).collect(),
+            line_only: false,
         };
         println!("{}", serde_json::to_string(&line)?);
         if plies > 0 {

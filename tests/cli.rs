@@ -322,6 +322,109 @@ fn recheck_line_agrees_along_the_line_and_catches_a_wrong_value() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `scripts/solved-table.py` keeps the line each solve prints, and
+/// `scripts/solved-openings.py` tables a board solved in more than `--max-seconds` from
+/// that line: the one position where the line's move keeps the value, which a solve
+/// after that move confirms.
+#[test]
+fn the_scripts_table_a_board_from_the_line_its_solve_printed() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3 to run the scripts");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("line-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (results, table) = (dir.join("solved.jsonl"), dir.join("openings.jsonl"));
+    let script = |name: &str, args: &[&str]| {
+        let out = Command::new("python3")
+            .arg(format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR")))
+            .args(args)
+            .args(["--binary", env!("CARGO_BIN_EXE_ggp-player")])
+            .arg("--results")
+            .arg(&results)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let md = dir.join("solved.md");
+    let md = md.to_str().unwrap();
+    // Course 3x5 is a draw and standard 4x5 a win for black (the other two are solved too).
+    script(
+        "solved-table.py",
+        &[
+            "--sizes",
+            "3x5,4x5",
+            "--budget",
+            "60",
+            "--hash-mb",
+            "16",
+            "--out",
+            md,
+        ],
+    );
+    let records = json_lines(&std::fs::read_to_string(&results).unwrap());
+    assert_eq!(records.len(), 4);
+    script(
+        "solved-openings.py",
+        &[
+            "--max-seconds",
+            "0",
+            "--table",
+            dir.join("openings.jsonl").to_str().unwrap(),
+        ],
+    );
+    let entries = json_lines(&std::fs::read_to_string(&table).unwrap());
+    assert_eq!(entries.len(), 4, "one position a board");
+    let moves = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut black_wins = 0;
+    for r in &records {
+        let (size, variant) = (r["size"].as_str().unwrap(), r["variant"].as_str().unwrap());
+        let e = entries
+            .iter()
+            .find(|e| e["board"] == size && e["variant"] == variant)
+            .unwrap_or_else(|| panic!("{size} {variant} not tabled"));
+        let line = moves(&r["line"]);
+        assert!(line.len() >= 2, "{r}");
+        assert_eq!(e["line_only"], true);
+        let (after, value) = if r["value"] == "win for black" {
+            black_wins += 1;
+            (&line[..1], "win")
+        } else {
+            (&[][..], if r["value"] == "draw" { "draw" } else { "win" })
+        };
+        assert_eq!(moves(&e["after"]), after, "{e}");
+        assert_eq!(e["value"], value, "{e}");
+        let keeping = moves(&e["keeping"]);
+        assert_eq!(keeping, line[after.len()..=after.len()], "{e}");
+        // Solved after the kept move, the side that made it still has its value.
+        let mut args = vec!["solve", size, "--variant", variant, "--hash-mb", "16"];
+        for m in after.iter().chain(&keeping) {
+            args.extend(["--after", m.as_str()]);
+        }
+        let out = run(&args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let expected = match value {
+            "draw" => "draw for",
+            _ => "loss for",
+        };
+        assert!(stdout.contains(&format!(": {expected}")), "{stdout}");
+    }
+    assert!(black_wins >= 1, "standard 4x5 is a win for black");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn selfplay_plays_every_opening_with_both_colours() {
     // An evaluation against itself: each opening's two games are the same game with the

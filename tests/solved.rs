@@ -131,20 +131,84 @@ fn the_search_chooses_among_the_root_moves_it_is_given_only() {
     assert!(r.best_move.is_some());
 }
 
+/// The value for white of every board `docs/results/solved.jsonl` (the table of solved
+/// boards' records) holds as solved, with the line the solve printed where it was kept.
+fn solved_records() -> HashMap<(String, String), (Outcome, Vec<String>)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/results/solved.jsonl");
+    let mut all = HashMap::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        let value = match r["value"].as_str() {
+            Some("win for white") => Outcome::Win,
+            Some("draw") => Outcome::Draw,
+            Some("win for black") => Outcome::Loss,
+            _ => continue,
+        };
+        let moves = |key: &str| -> Vec<String> {
+            r[key]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|m| m.as_str().unwrap().to_owned())
+                .collect()
+        };
+        let mut line = moves("line");
+        if line.is_empty() {
+            line = moves("line_start");
+        }
+        let key = (
+            r["size"].as_str().unwrap().to_owned(),
+            r["variant"].as_str().unwrap().to_owned(),
+        );
+        let known = all.entry(key).or_insert((value, Vec::new()));
+        assert_eq!(known.0, value, "{r}: two records disagree");
+        if !line.is_empty() {
+            known.1 = line;
+        }
+    }
+    all
+}
+
 #[test]
 fn the_table_of_solved_openings_holds_what_the_solver_proves() {
     let (boards, lines) = solved::boards();
-    let positions: usize = boards.iter().map(|b| b.3).sum();
+    let positions: usize = boards.iter().map(|b| b.positions).sum();
     assert_eq!(positions, lines, "every line of the table is read");
     assert!(
         boards.len() >= 40,
         "the table covers the solved boards: {}",
         boards.len()
     );
+    let records = solved_records();
     let mut checked = 0;
-    for &(w, h, variant, _) in &boards {
+    let mut from_lines = 0;
+    for b in &boards {
+        let (w, h, variant) = (b.width, b.height, b.variant);
         let size = format!("{w}x{h}");
         let root = start(&size, variant.name());
+        // The start's value agrees with the table of solved boards, solved apart.
+        let (white, line) = records
+            .get(&(size.clone(), variant.name().to_owned()))
+            .unwrap_or_else(|| panic!("{size} {variant}: tabled but not in the solved records"));
+        if b.line_only {
+            // One position, where the record's line is proven to keep the value: the
+            // start when white does not lose, after the line's first move when black wins.
+            assert_eq!(b.positions, 1, "{size} {variant}");
+            let first = root.parse_move(&line[0]).unwrap();
+            let (at, value, kept) = match white {
+                Outcome::Loss => (after(&root, first), Outcome::Win, &line[1]),
+                _ => (root.clone(), *white, &line[0]),
+            };
+            assert_eq!(
+                at.solved(),
+                Some((value, vec![at.parse_move(kept).unwrap()]))
+            );
+            let elsewhere = openings(&root).into_iter().filter(|o| *o != at);
+            assert!(elsewhere.into_iter().all(|o| o.solved().is_none()));
+            from_lines += 1;
+            continue;
+        }
+        assert_eq!(root.solved().map(|s| s.0), Some(*white), "{size} {variant}");
         let mut memo = HashMap::new();
         for board in openings(&root) {
             // Every opening of a tabled board is there, with legal moves that keep its
@@ -184,6 +248,10 @@ fn the_table_of_solved_openings_holds_what_the_solver_proves() {
         }
     }
     assert!(checked > 100, "{checked} positions solved again");
+    assert!(
+        from_lines >= 3,
+        "{from_lines} boards tabled from a proof's line"
+    );
     // The published opening of standard 5x5 (Little Golem, 2006: black wins in 26 plies
     // after 1. a2-a3 b4xa3): the capture keeps black's win.
     let mut board = start("5x5", "standard");
@@ -238,9 +306,13 @@ fn the_player_keeps_every_tabled_value_where_a_plain_search_gives_some_away() {
 #[test]
 fn the_move_sent_without_a_search_result_keeps_every_tabled_value() {
     let mut hint_gives_away = 0;
-    for (w, h, variant, _) in solved::boards().0 {
-        for board in openings(&start(&format!("{w}x{h}"), variant.name())) {
-            let (_, keeping) = board.solved().expect("tabled");
+    for b in solved::boards().0 {
+        let root = start(&format!("{}x{}", b.width, b.height), b.variant.name());
+        for board in openings(&root) {
+            let Some((_, keeping)) = board.solved() else {
+                assert!(b.line_only, "not tabled\n{board}");
+                continue;
+            };
             assert!(keeping.contains(&search::quick_move(&board).unwrap()));
             // What the game's ordering hint alone would send.
             let hinted = legal(&board)
@@ -251,4 +323,25 @@ fn the_move_sent_without_a_search_result_keeps_every_tabled_value() {
         }
     }
     assert!(hint_gives_away > 0, "the hint alone gives no value away");
+}
+
+#[test]
+fn the_player_plays_the_proven_move_of_a_board_tabled_from_its_line() {
+    let mut seen = 0;
+    for b in solved::boards().0.into_iter().filter(|b| b.line_only) {
+        let root = start(&format!("{}x{}", b.width, b.height), b.variant.name());
+        for board in openings(&root) {
+            let Some((value, keeping)) = board.solved() else {
+                continue;
+            };
+            let mut agent = Agent::new::<Breakthrough>(AgentConfig {
+                hash_mb: 4,
+                ..AgentConfig::default()
+            });
+            let choice = agent.choose(&board, &Limits::depth(3), &[]).unwrap();
+            assert_eq!(vec![choice.mv], keeping, "{value:?}\n{board}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 3, "{seen} positions tabled from a line");
 }

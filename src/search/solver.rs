@@ -241,6 +241,12 @@ pub struct SolvedOpening {
     pub after: Vec<String>,
     pub value: Outcome,
     pub keeping: Vec<String>,
+    /// Taken from a proof's principal line rather than from `solve --openings`: `keeping`
+    /// holds the line's move only (others may keep the value too), and the board's other
+    /// openings are not tabled. For boards whose openings cost too much to solve one by
+    /// one, it is what the proof of the start gives for free.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub line_only: bool,
 }
 
 /// Solves `root` and then each of its moves (one null-window test each, over the same

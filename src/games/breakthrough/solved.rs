@@ -3,7 +3,10 @@
 //! after white's first move. `solve --openings 1` writes the lines of `solved.jsonl`
 //! (`scripts/solved-openings.py` runs it for every board); the player then never gives
 //! away a proven draw or win in the first two plies, where its own search is furthest
-//! from seeing the end.
+//! from seeing the end. Boards whose openings cost too much to solve one by one (hours
+//! each) are tabled from their proof's principal line instead: the one position of the
+//! first two plies where the line's move is proven to keep the value (the start, or
+//! after white's first move when black wins), with that move alone (`line_only`).
 //!
 //! Moves are kept in the game's notation and found again among the legal moves of their
 //! position when the table is first read, so the table does not depend on how moves are
@@ -24,6 +27,19 @@ struct Solved {
     board: Board,
     value: Outcome,
     keeping: Vec<Move>,
+    line_only: bool,
+}
+
+/// A board the table covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tabled {
+    pub width: u8,
+    pub height: u8,
+    pub variant: Variant,
+    /// The positions tabled.
+    pub positions: usize,
+    /// Tabled from a proof's principal line only (see the module doc).
+    pub line_only: bool,
 }
 
 /// The table's positions by board and variant.
@@ -67,6 +83,7 @@ fn parse(line: &str) -> Option<((u8, u8, Variant), Solved)> {
             board,
             value: p.value,
             keeping,
+            line_only: p.line_only,
         },
     ))
 }
@@ -82,14 +99,23 @@ pub fn lookup(board: &Board) -> Option<(Outcome, Vec<Move>)> {
         .map(|s| (s.value, s.keeping.clone()))
 }
 
-/// Every board and variant the table covers, with its number of positions, and the
-/// number of lines it holds (which the table's test compares).
-pub fn boards() -> (Vec<(u8, u8, Variant, usize)>, usize) {
+/// Every board and variant the table covers, and the number of lines it holds (which the
+/// table's test compares with the positions read).
+pub fn boards() -> (Vec<Tabled>, usize) {
     let mut all: Vec<_> = positions()
         .iter()
-        .map(|(&(w, h, v), p)| (w, h, v, p.len()))
+        .map(|(&(width, height, variant), p)| Tabled {
+            width,
+            height,
+            variant,
+            positions: p.len(),
+            line_only: p.iter().any(|s| s.line_only),
+        })
         .collect();
-    all.sort_by_key(|&(w, h, v, _)| (v.name(), w as u32 * h as u32, h, w));
+    all.sort_by_key(|b| {
+        let (w, h) = (u32::from(b.width), u32::from(b.height));
+        (b.variant.name(), w * h, h, w)
+    });
     let lines = TABLE.lines().filter(|l| !l.trim().is_empty()).count();
     (all, lines)
 }
