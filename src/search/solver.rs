@@ -36,7 +36,7 @@ use super::alphabeta::extend_by;
 use super::busy::{Busy, Order};
 use super::checkpoint::{self, Checkpoint, Header, Writer};
 use super::limits::Limits;
-use super::progress::Progress;
+use super::progress::{Lately, Progress};
 use super::prooftable::{ProofTable, key_of};
 use crate::game::{Game, MoveBuffer, Outcome, TACTICAL_PRIORITY};
 
@@ -356,7 +356,7 @@ impl<'a> Shared<'a> {
         saving: Option<&Saving>,
         start: Instant,
     ) {
-        let (mut last_report, mut last_save) = (Instant::now(), Instant::now());
+        let (mut lately, mut last_save) = (Lately::new(0), Instant::now());
         let before = saving.map_or((0, Duration::ZERO), |s| s.before);
         let tick = reporting
             .map(|r| r.every)
@@ -371,9 +371,8 @@ impl<'a> Shared<'a> {
             let nodes = self.nodes.load(Ordering::Relaxed);
             let elapsed = start.elapsed();
             if let Some(r) = reporting
-                && last_report.elapsed() >= r.every
+                && lately.due(r.every)
             {
-                last_report = Instant::now();
                 (r.report)(&Progress {
                     proof: if drawing { "draw" } else { "win" },
                     root: None,
@@ -381,6 +380,7 @@ impl<'a> Shared<'a> {
                     nodes: before.0 + nodes,
                     elapsed: before.1 + elapsed,
                     rate: nodes as f64 / elapsed.as_secs_f64().max(1e-9),
+                    lately: lately.rate(nodes),
                     table_mb: self.table.bytes() >> 20,
                     table_filled: self.table.filled(),
                 });

@@ -36,7 +36,7 @@ use tracing::info;
 
 use super::checkpoint::{self, Checkpoint, Header, Writer};
 use super::limits::Limits;
-use super::progress::Progress;
+use super::progress::{Lately, Progress};
 use super::prooftable::{ProofTable, key_of};
 use super::solver::{Solution, max_ply};
 use crate::game::{Game, MoveBuffer, Outcome};
@@ -169,7 +169,7 @@ struct Chores<'a> {
     label_root: u64,
     began: Instant,
     before: (u64, Duration),
-    last_report: Instant,
+    lately: Lately,
     last_save: Instant,
 }
 
@@ -473,10 +473,10 @@ impl<'a> Chores<'a> {
 
     fn now_and_then(&mut self, shared: &Shared, target: Target) {
         if let Some(report) = self.options.progress
-            && self.last_report.elapsed() >= self.options.progress_every
+            && self.lately.due(self.options.progress_every)
         {
-            self.last_report = Instant::now();
-            report(&self.progress(shared, target));
+            let progress = self.progress(shared, target);
+            report(&progress);
         }
         if let Some(c) = &self.options.checkpoint
             && self.last_save.elapsed() >= c.every
@@ -490,7 +490,7 @@ impl<'a> Chores<'a> {
         }
     }
 
-    fn progress(&self, shared: &Shared, target: Target) -> Progress {
+    fn progress(&mut self, shared: &Shared, target: Target) -> Progress {
         let (phi, delta) = unpack(shared.root.load(Ordering::Relaxed));
         let (nodes, elapsed) = self.totals(shared);
         let run = shared.nodes.load(Ordering::Relaxed);
@@ -501,6 +501,7 @@ impl<'a> Chores<'a> {
             nodes,
             elapsed,
             rate: run as f64 / self.began.elapsed().as_secs_f64().max(1e-9),
+            lately: self.lately.rate(run),
             table_mb: shared.table.bytes() >> 20,
             table_filled: shared.table.filled(),
         }
@@ -582,7 +583,7 @@ pub fn solve_dfpn<G: Game>(
         before: header
             .as_ref()
             .map_or((0, Duration::ZERO), |h| (h.nodes, h.elapsed)),
-        last_report: began,
+        lately: Lately::new(0),
         last_save: began,
     };
     let threads = options.threads.max(1);
