@@ -25,12 +25,12 @@ import re
 import subprocess
 import sys
 
+from solve_output import MOVE, line_of
+
 RESULT = re.compile(
     r"^\d+x\d+(?: after .*)?: (win|draw|loss) for (white|black) \((\d+) nodes in ([\d.]+) s\)",
     re.M,
 )
-LINE = re.compile(r"^line \(\d+ plies\): (.*)$", re.M)
-MOVE = re.compile(r"\([^()]*\)")
 OTHER = {"alphabeta": "dfpn", "dfpn": "alphabeta"}
 
 
@@ -53,12 +53,11 @@ def solve(args, solver, moves):
     if run.returncode != 0 or not found:
         reason = (run.stderr.strip().splitlines() or ["no output"])[-1]
         return None, reason, command
-    line = LINE.search(run.stdout)
     return {
         "value": winner(found.group(1), found.group(2)),
         "nodes": int(found.group(3)),
         "seconds": float(found.group(4)),
-        "line": MOVE.findall(line.group(1)) if line else [],
+        "line": line_of(run.stdout),
     }, None, command
 
 

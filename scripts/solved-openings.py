@@ -105,14 +105,15 @@ def main():
     solved.sort(key=lambda r: (squares(r["size"]), r["variant"]))
     table = read_lines(args.table)
     done = {(p["board"], p["variant"]) for p in table}
+    quick = {(r["size"], r["variant"]) for r in solved}
     for r in records:
         key = (r["size"], r["variant"])
-        entry = from_line(r) if r["seconds"] > args.max_seconds else None
-        if entry and key not in done and key not in {(s["size"], s["variant"]) for s in solved}:
-            print(f"{r['size']} {r['variant']}: from its line", flush=True)
-            table.append(entry)
-            done.add(key)
-            write_table(args.table, table)
+        if key in done or key in quick or not (entry := from_line(r)):
+            continue
+        print(f"{r['size']} {r['variant']}: from its line", flush=True)
+        table.append(entry)
+        done.add(key)
+        write_table(args.table, table)
     for r in solved:
         key = (r["size"], r["variant"])
         if key in done:

@@ -28,9 +28,9 @@ import subprocess
 import sys
 import time
 
+from solve_output import line_of
+
 RESULT = re.compile(r"^(\d+x\d+): (win|draw|loss) for white \((\d+) nodes in ([\d.]+) s\)")
-LINE = re.compile(r"^line \(\d+ plies\): (.*)$", re.M)
-MOVE = re.compile(r"\(move \d+ \d+ \d+ \d+\)")
 WORDS = {"win": "win for white", "draw": "draw", "loss": "win for black"}
 
 
@@ -58,7 +58,7 @@ def solve(args, size, variant, solver):
             "seconds": float(found.group(4)),
             "solver": solver,
             "command": " ".join(command),
-            "line": MOVE.findall(line.group(1)) if (line := LINE.search(run.stdout)) else [],
+            "line": line_of(run.stdout),
         }
     reason = (run.stderr.strip().splitlines() or ["no output"])[-1]
     print(f"  {solver}: {reason} ({wall:.0f} s)", flush=True)

@@ -252,12 +252,20 @@ fn solve_openings_prints_the_lines_of_the_players_table() {
     );
 }
 
+/// Whether python3 is missing, said as the reason `what` is not run (the test skips).
+fn no_python(what: &str) -> bool {
+    let missing = Command::new("python3").arg("--version").output().is_err();
+    if missing {
+        eprintln!("skipped: no python3 to run {what}");
+    }
+    missing
+}
+
 /// `scripts/recheck-line.py`, the second route for boards one solver settles: the other
 /// solver agrees along the line, and a wrong value given with a line is caught.
 #[test]
 fn recheck_line_agrees_along_the_line_and_catches_a_wrong_value() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("skipped: no python3 to run scripts/recheck-line.py");
+    if no_python("scripts/recheck-line.py") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("recheck-{}", std::process::id()));
@@ -328,8 +336,7 @@ fn recheck_line_agrees_along_the_line_and_catches_a_wrong_value() {
 /// after that move confirms.
 #[test]
 fn the_scripts_table_a_board_from_the_line_its_solve_printed() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("skipped: no python3 to run the scripts");
+    if no_python("the scripts") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("line-table-{}", std::process::id()));

@@ -3,8 +3,8 @@
 //! after white's first move. `solve --openings 1` writes the lines of `solved.jsonl`
 //! (`scripts/solved-openings.py` runs it for every board); the player then never gives
 //! away a proven draw or win in the first two plies, where its own search is furthest
-//! from seeing the end. Boards whose openings cost too much to solve one by one (hours
-//! each) are tabled from their proof's principal line instead: the one position of the
+//! from seeing the end. Boards whose start alone took a long solve (a quarter of an hour
+//! to hours) are tabled from their proof's principal line instead: the one position of the
 //! first two plies where the line's move is proven to keep the value (the start, or
 //! after white's first move when black wins), with that move alone (`line_only`).
 //!

@@ -475,8 +475,7 @@ impl<'a> Chores<'a> {
         if let Some(report) = self.options.progress
             && self.lately.due(self.options.progress_every)
         {
-            let progress = self.progress(shared, target);
-            report(&progress);
+            report(&self.progress(shared, target));
         }
         if let Some(c) = &self.options.checkpoint
             && self.last_save.elapsed() >= c.every
