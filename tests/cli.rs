@@ -942,6 +942,17 @@ fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
     waiting
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
+    // One that has sent its head and part of its body (a slow or stalled client): closed
+    // within a second of the signal, not kept for the 30 s body timeout.
+    let mut partial = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    std::io::Write::write_all(
+        &mut partial,
+        b"POST / HTTP/1.0\r\nContent-Length: 100\r\n\r\n(PLAY t",
+    )
+    .unwrap();
+    partial
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     let play = std::thread::spawn(move || exchange(port, "(PLAY t NIL)"));
     let read = |what: &str| loop {
         let line = log
@@ -965,6 +976,15 @@ fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
         waiting.read_to_end(&mut rest).unwrap(),
         0,
         "closed, no reply"
+    );
+    // Closed well before its 30 s body timeout (the read above would fail after 20 s).
+    let partial_reply = partial.read_to_end(&mut rest);
+    assert!(
+        matches!(partial_reply, Ok(0))
+            || partial_reply
+                .as_ref()
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset),
+        "the partial request is closed without a reply: {partial_reply:?} {rest:?}"
     );
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0), "{status}");

@@ -13,6 +13,7 @@ mod general;
 mod halma;
 mod loa6;
 mod mcts;
+mod port;
 mod properties;
 mod referee;
 mod scrambled;
