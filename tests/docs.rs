@@ -451,17 +451,14 @@ fn option_uses(place: &str, line: &str, uses: &mut Vec<OptionUse>) {
             continue;
         };
         let mut rest = rest.iter().copied().peekable();
-        if command[0] == "ggp-player" {
-            match rest.peek() {
-                Some(sub) if SUBCOMMANDS.contains(sub) => {
-                    command.push(rest.next().unwrap().to_owned());
-                    if command[1] == "gdl" {
-                        if let Some(sub) = rest.next_if(|w| !w.starts_with('-')) {
-                            command.push(if sub == "breakthrough" { "print" } else { sub }.into());
-                        }
-                    }
-                }
-                _ => {}
+        if command[0] == "ggp-player"
+            && let Some(sub) = rest.next_if(|w| SUBCOMMANDS.contains(w))
+        {
+            command.push(sub.to_owned());
+            if sub == "gdl"
+                && let Some(sub) = rest.next_if(|w| !w.starts_with('-'))
+            {
+                command.push(if sub == "breakthrough" { "print" } else { sub }.into());
             }
         }
         let mut rest = rest.peekable();
