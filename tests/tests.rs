@@ -5,6 +5,7 @@ mod cli;
 mod common;
 mod controller;
 mod cs61b;
+mod docs;
 mod engine;
 mod fuzz;
 mod games;

@@ -2,7 +2,7 @@
 //! DevTools protocol (chromiumoxide). Without `/usr/bin/chromium` each test says it
 //! skipped and passes (CI installs it). One browser at a time, a fresh profile each.
 //!
-//! `cargo test --test tests web::screenshots -- --ignored` writes the README's
+//! `cargo test --test tests web::screenshots -- --ignored` writes the documents'
 //! screenshots (`docs/page-live-match.png`, `docs/page-finished-game.png`).
 
 use std::path::Path;
