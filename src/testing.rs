@@ -24,7 +24,10 @@ pub(crate) fn reference_dir() -> Option<PathBuf> {
                 .open(&list)
                 .and_then(|mut f| writeln!(f, "{test}"));
             if let Err(e) = listed {
-                panic!("cannot list {test} in {}: {e}", PathBuf::from(list).display());
+                panic!(
+                    "cannot list {test} in {}: {e}",
+                    PathBuf::from(list).display()
+                );
             }
         }
         return Some(dir);
