@@ -890,6 +890,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         ponder: !args.no_ponder,
         name: args.name,
         max_matches: usize::from(args.max_matches),
+        include_test_games: false,
     };
     memory::check_table(args.hash_mb, "--hash-mb (all matches' tables together)")
         .map_err(anyhow::Error::msg)?;

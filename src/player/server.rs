@@ -89,6 +89,8 @@ pub struct ServeConfig {
     pub name: String,
     /// Matches played at once; a START beyond is refused.
     pub max_matches: usize,
+    /// Offer the test games (`walk`) on the page too.
+    pub include_test_games: bool,
 }
 
 impl Default for ServeConfig {
@@ -105,6 +107,7 @@ impl Default for ServeConfig {
             ponder: true,
             name: DEFAULT_NAME.to_owned(),
             max_matches: DEFAULT_MAX_MATCHES,
+            include_test_games: false,
         }
     }
 }
@@ -196,7 +199,7 @@ pub async fn serve(
     if !is_valid_name(&config.name) {
         return Err(ServeError::BadName(config.name));
     }
-    let site = Site::new().map_err(ServeError::Threads)?;
+    let site = Site::with_test_games(config.include_test_games).map_err(ServeError::Threads)?;
     let player = Player::new(config.player_config()).with_observer(site.store.clone());
     let addr = listener
         .local_addr()

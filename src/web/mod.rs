@@ -41,10 +41,16 @@ pub struct Site {
 }
 
 impl Site {
-    /// An empty site; starts the page games' search thread.
+    /// An empty site offering the games people play; starts the page games' search
+    /// thread.
     pub fn new() -> std::io::Result<Arc<Site>> {
+        Site::with_test_games(false)
+    }
+
+    /// [`Site::new`], offering the test games (`walk`) too when `include_test_games`.
+    pub fn with_test_games(include_test_games: bool) -> std::io::Result<Arc<Site>> {
         let store = Arc::new(Store::default());
-        let page_games = PageGames::new(Arc::clone(&store))?;
+        let page_games = PageGames::new(Arc::clone(&store), include_test_games)?;
         Ok(Arc::new(Site {
             store,
             page_games,
