@@ -250,11 +250,6 @@ macro_rules! registry {
             )*
             None
         }
-
-        /// Runs `tool` on every registered game, in order.
-        pub fn dispatch_all<T: Tool + Clone>(tool: T) -> Vec<T::Output> {
-            vec![$(tool.clone().run::<$spec>()),*]
-        }
     };
 }
 
