@@ -2,7 +2,7 @@
 //! live, and play the engine.
 //!
 //! - [`store`]: the matches and page games the page shows; it is the player's observer.
-//! - [`diagram`]: a position's text read as a grid.
+//! - [`diagram`]: a position's text read as a grid; [`facts`]: a GDL state's facts.
 //! - [`page_games`]: games against the engine started from the page, searched at the
 //!   least priority.
 //! - [`host`]: a game another program plays and shows here (`loa --display`).
@@ -16,6 +16,7 @@ pub mod api;
 pub mod assets;
 pub mod diagram;
 pub mod events;
+pub mod facts;
 pub mod host;
 pub mod page_games;
 pub mod store;
