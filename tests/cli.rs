@@ -831,6 +831,15 @@ fn match_and_tournament_play_a_gdl_file() {
     }
 }
 
+/// A port no one listens on now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// One HTTP exchange with a player, reading the reply to the end (as the controllers do).
 fn exchange(port: u16, body: &str) -> std::io::Result<String> {
     use std::io::{Read, Write};
@@ -852,11 +861,7 @@ fn exchange(port: u16, body: &str) -> std::io::Result<String> {
 fn serve_offers_the_test_games_on_the_page_when_asked() {
     use std::io::{Read, Write};
     use std::process::Stdio;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
         .args(["serve", "--port", &port.to_string(), "--include-test-games"])
         .args(["--threads", "1", "--no-ponder", "--hash-mb", "16"])
@@ -896,11 +901,7 @@ fn serve_offers_the_test_games_on_the_page_when_asked() {
 #[test]
 fn a_player_whose_log_nobody_reads_keeps_replying() {
     use std::process::Stdio;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     // stderr is a pipe that is never read: once its buffer is full, a player that waited
     // for its log lines to be written would stop answering.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
@@ -948,11 +949,7 @@ fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
     use std::io::{BufRead, BufReader, Read};
     use std::process::Stdio;
     use std::time::Duration;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     // Each move searches 1 s of its 3 s play clock.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
         .args(["serve", "--port", &port.to_string(), "--margin-ms", "2000"])

@@ -1137,11 +1137,12 @@ fn in_board_coordinates(text: &str) -> bool {
 }
 
 /// A page game of `game` (its default size and rules, the person on the side that moves
-/// first, the engine at 0.1 s a move), played by clicks as a person would: a movable
-/// piece, then one of the squares it can reach, each turn; at least five moves, and at
-/// most `most` before the person resigns. Checks the status and the note under the board
-/// at every turn and at the end, the moves in the board's coordinates, the last move
-/// marked and the plot's labels; screenshots `<dir>/<game>-mid-*.png` and `-end-*.png`.
+/// first, the engine at 0.1 s a move), played as a person would: the first move typed as
+/// the board's squares, the others by clicks (a movable piece, then one of the squares it
+/// can reach); at least five moves, and at most `most` before the person resigns. Checks
+/// the status and the note under the board at every turn and at the end, the moves in the
+/// board's coordinates, the last move marked, the plot's labels, the contrast and New
+/// game; screenshots `<dir>/<game>-mid-*.png` and `-end-*.png`.
 async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
     let (_, _stop, chromium, page, errors) = open_player_page().await;
     wait_for(
@@ -1211,22 +1212,44 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
                 .unwrap();
             break;
         }
-        page.find_element("#board td.from button")
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        wait_for(
-            &page,
-            "document.querySelector('#board td.target button') !== null",
-            "the squares the picked piece can reach",
-            Duration::from_secs(5),
-        )
-        .await;
-        // The nearest square it reaches (in Ataxx a clone, which keeps the piece).
-        let target = eval(&page, NEAREST_TARGET).await;
-        click_cell(&page, target.as_str().unwrap()).await;
+        if moves == 0 {
+            // The first move typed, as the board's squares the box offers.
+            let typed = eval(&page, "document.querySelector('#legal-moves option').value").await;
+            let typed = typed.as_str().unwrap();
+            assert!(in_board_coordinates(&typed.replace('-', "–")), "{typed}");
+            page.find_element("#move-input")
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap()
+                .type_str(typed)
+                .await
+                .unwrap();
+            page.find_element("#move-form button")
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+        } else {
+            page.find_element("#board td.from button")
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            wait_for(
+                &page,
+                "document.querySelector('#board td.target button') !== null",
+                "the squares the picked piece can reach",
+                Duration::from_secs(5),
+            )
+            .await;
+            // The nearest square it reaches (in Ataxx a clone, which keeps the piece).
+            let target = eval(&page, NEAREST_TARGET).await;
+            click_cell(&page, target.as_str().unwrap()).await;
+        }
         moves += 1;
         wait_for(
             &page,
@@ -1235,11 +1258,21 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
             Duration::from_secs(5),
         )
         .await;
-        // The move is said as soon as it is made, and the turn is no longer the person's.
+        // The move is said as soon as it is made (or the engine's reply after it), and
+        // then whose turn it is.
         let now = eval(&page, "document.getElementById('status').textContent").await;
         let now = now.as_str().unwrap();
+        let said: u32 = now
+            .strip_prefix("Ply ")
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!(said > plies && now.contains(" played "), "{now}");
         assert!(
-            now.starts_with("Ply ") && now.contains(" played ") && !now.contains("your move"),
+            now.ends_with("(engine) is thinking…")
+                || now.ends_with("(you) to move: your move.")
+                || now.contains("Game over: ")
+                || !now.contains(" to move"),
             "{now}"
         );
     }
@@ -1297,48 +1330,46 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
     if let Some(dir) = shots {
         save_both_widths(&page, dir, &format!("{game}-end")).await;
     }
+    // New game: another page game of the same game, the person on the same side.
+    page.find_element("#new-game-button")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &page,
+        &format!(
+            "document.getElementById('match-title').textContent.startsWith('#2 {game} ') \
+             && document.getElementById('board').dataset.turn === 'you'"
+        ),
+        "a new game of the same game",
+        Duration::from_secs(10),
+    )
+    .await;
     assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
     chromium.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn breakthrough_is_played_by_clicks_to_its_end() {
-    let Some(_one) = browser_turn("web::breakthrough_is_played_by_clicks_to_its_end").await else {
-        return;
-    };
-    play_game_by_clicks("breakthrough", 60, None).await;
+/// A test of [`play_game_by_clicks`] for each game offered on the page.
+macro_rules! played_by_clicks {
+    ($($test:ident: $game:literal, at most $most:literal moves;)*) => {$(
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $test() {
+            let Some(_one) = browser_turn(concat!("web::", stringify!($test))).await else {
+                return;
+            };
+            play_game_by_clicks($game, $most, None).await;
+        }
+    )*};
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn loa6_is_played_by_clicks() {
-    let Some(_one) = browser_turn("web::loa6_is_played_by_clicks").await else {
-        return;
-    };
-    play_game_by_clicks("loa6", 40, None).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn loa8_is_played_by_clicks() {
-    let Some(_one) = browser_turn("web::loa8_is_played_by_clicks").await else {
-        return;
-    };
-    play_game_by_clicks("loa8", 40, None).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn ataxx_is_played_by_clicks() {
-    let Some(_one) = browser_turn("web::ataxx_is_played_by_clicks").await else {
-        return;
-    };
-    play_game_by_clicks("ataxx", 40, None).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn halma_is_played_by_clicks_and_resigned() {
-    let Some(_one) = browser_turn("web::halma_is_played_by_clicks_and_resigned").await else {
-        return;
-    };
-    play_game_by_clicks("halma", 6, None).await;
+played_by_clicks! {
+    breakthrough_is_played_by_clicks_to_its_end: "breakthrough", at most 60 moves;
+    loa6_is_played_by_clicks: "loa6", at most 40 moves;
+    loa8_is_played_by_clicks: "loa8", at most 40 moves;
+    ataxx_is_played_by_clicks: "ataxx", at most 40 moves;
+    halma_is_played_by_clicks_and_resigned: "halma", at most 6 moves;
 }
 
 /// A GGP message to the player; its reply.
@@ -1481,6 +1512,22 @@ async fn a_reasoner_game_s_board_is_drawn_from_its_facts() {
     );
     let status = eval(&page, "document.getElementById('status').textContent").await;
     assert!(status.as_str().unwrap().contains("Game over: "), "{status}");
+    let overlaps = eval(&page, PLOT_OVERLAPS).await;
+    assert_eq!(
+        overlaps,
+        serde_json::json!([]),
+        "the win-rate plot's labels"
+    );
+    let offered = eval(
+        &page,
+        "[document.getElementById('new-game-button').hidden, document.getElementById('plot-title').textContent]",
+    )
+    .await;
+    assert_eq!(
+        offered,
+        serde_json::json!([true, "Our reasoner's evaluation, its own view"]),
+        "no page game of a GDL game; the plot says whose view"
+    );
     // The same tab, another match: the hash switches it.
     eval(
         &page,
@@ -1504,6 +1551,14 @@ async fn a_reasoner_game_s_board_is_drawn_from_its_facts() {
     assert!(
         c4["cells"].as_array().unwrap().iter().all(|c| c == ""),
         "discs, not words or digits: {c4}"
+    );
+    let status = eval(&page, "document.getElementById('status').textContent").await;
+    assert!(
+        status
+            .as_str()
+            .unwrap()
+            .ends_with("Game over: stopped by the controller before the game's end."),
+        "{status}"
     );
     assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
     chromium.close().await;

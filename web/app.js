@@ -84,7 +84,8 @@ function whoWon(d, winner) {
 // "White wins (100–0): the engine won" for the status line.
 function outcomeText(d) {
   if (d.status === 'aborted') return 'aborted by the controller';
-  if (!d.goals) return d.broken ? `ended (${d.broken})` : 'ended';
+  if (!d.goals && d.broken) return `ended (${d.broken})`;
+  if (!d.goals) return d.source === 'controller' ? 'stopped by the controller before the game\'s end' : 'ended';
   const winner = winnerOf(d.goals);
   const goals = goalsText(d.goals);
   const resigned = d.broken ? `${capital(d.broken)}; ` : '';
@@ -401,6 +402,17 @@ async function sendMove(text) {
   loadDetail();
 }
 
+// The legal move typed as the board's squares ("c13-d12"), if there is one: its name.
+function moveOfSquares(d, text) {
+  const m = /^([a-z])(\d+)\s*[-–]\s*([a-z])(\d+)$/i.exec(text);
+  if (!m || !d || !d.legal) return null;
+  const names = labels(d, d.diagram);
+  const cell = (col, row) => `${names.row.indexOf(row)},${names.col.indexOf(col.toLowerCase())}`;
+  const [from, to] = [cell(m[1], m[2]), cell(m[3], m[4])];
+  const move = d.legal.find((l) => l.from && l.to && l.from.join(',') === from && l.to.join(',') === to);
+  return move ? move.name : null;
+}
+
 function moverName(d, m) {
   if (m.mover === null) return '';
   return roleName(d, m.mover);
@@ -585,8 +597,10 @@ function renderDetail(previous) {
   $('play-controls').hidden = !playing;
   $('resign').disabled = !playing;
   $('resign').hidden = d.source !== 'page';
+  // The box takes a move as the board's squares or in the game's notation.
+  const squares = (m) => (m.from && m.to ? moveText(d, m.name, true).replace('–', '-') : m.name);
   const list = $('legal-moves');
-  list.replaceChildren(...[...new Set((d.legal || []).map((m) => m.name))].map((name) => el('option', { value: name })));
+  list.replaceChildren(...[...new Set((d.legal || []).map(squares))].map((name) => el('option', { value: name })));
   renderMoves(d);
   renderPlot(d);
   const offered = state.offers.some((o) => o.name === d.game);
@@ -688,7 +702,7 @@ function init() {
   $('move-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const text = $('move-input').value.trim();
-    if (text) sendMove(text);
+    if (text) sendMove(moveOfSquares(state.detail, text) || text);
   });
   $('resign').addEventListener('click', async () => {
     try { await post(`/api/games/${state.detail.id}/resign`, {}); } catch (e) { $('move-error').textContent = e.message; }
