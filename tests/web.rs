@@ -3,7 +3,8 @@
 //! skipped and passes (CI installs it). One browser at a time, a fresh profile each.
 //!
 //! `cargo test --test tests web::screenshots -- --ignored` writes the README's
-//! screenshots (`docs/page-live-match.png`, `docs/page-finished-game.png`).
+//! screenshots (`docs/page-live-match.png`, `docs/page-finished-game.png`) and the page's
+//! at 1280 and 390 px for each game (`docs/screens/`).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -1024,9 +1025,10 @@ async fn save_screenshot(page: &Page, path: &Path) {
     page.save_screenshot(params, path).await.unwrap();
 }
 
-/// The README's screenshots: a live 6x6 match and a finished 5x5 game on the page.
+/// The README's screenshots (a live 6x6 match and a finished 5x5 game on the page), and
+/// each game's in `docs/screens/`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "writes docs/*.png: run by hand when the page changes"]
+#[ignore = "writes docs/*.png and docs/screens/: run by hand when the page changes"]
 async fn screenshots() {
     let Some(_one) = browser_turn("web::screenshots").await else {
         return;
