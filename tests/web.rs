@@ -447,6 +447,14 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
         .click()
         .await
         .unwrap();
+    // While it is on, the status line says whose move it is: ours or the opponent's.
+    wait_for(
+        &page,
+        "/^Ply \\d+: (White|Black) \\((us|opponent)\\) played .*\\. (White|Black) \\((us|opponent)\\) to move\\.$/.test(document.getElementById('status').textContent)",
+        "the status line of a live match",
+        Duration::from_secs(20),
+    )
+    .await;
     let mut shot_taken = false;
     while !referee.is_finished() {
         let (plies, _, _, _) = shown(&page).await;
@@ -537,6 +545,13 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
         result.as_str().unwrap().starts_with(word),
         "{result} after goals {:?}",
         record.goals
+    );
+    let status = eval(&page, "document.getElementById('status').textContent").await;
+    let status = status.as_str().unwrap();
+    assert!(
+        status.contains("Game over: ") && status.contains(&format!(": {word}."))
+            || word == "draw" && status.contains("a draw ("),
+        "{status}"
     );
     let rows = eval(&page, "document.querySelectorAll('#moves tbody tr').length").await;
     assert_eq!(rows.as_u64(), Some(plies as u64), "one row per move");
