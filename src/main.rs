@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use ggp_player::agent::{AgentConfig, AgentKind, DEFAULT_HASH_MB};
 use ggp_player::game::{Game, MoveBuffer};
-use ggp_player::games::{self, GameSpec};
+use ggp_player::games;
 use ggp_player::gdl::Gdl;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::handler::DEFAULT_MAX_MATCHES;
@@ -23,6 +23,7 @@ use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::report::MatchView;
 use ggp_player::referee::stats::{Sprt, format_elo};
 use ggp_player::referee::tournament::{self, Arena, Entrant, Format, TournamentConfig};
+use ggp_player::spec::{self, GameSpec};
 use ggp_player::{bench, memory, search, selfplay};
 use tracing_subscriber::EnvFilter;
 
@@ -348,10 +349,10 @@ struct Perft {
     game: GameArgs,
 }
 
-impl games::Tool for Perft {
+impl spec::Tool for Perft {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
-        let mut position = games::start::<S>(Some(&self.size), self.game.variant.as_deref())
+        let mut position = spec::start::<S>(Some(&self.size), self.game.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
         let start = Instant::now();
         let nodes = S::perft(&mut position, self.depth);
@@ -374,11 +375,11 @@ struct Bench {
     hash_mb: usize,
 }
 
-impl games::Tool for Bench {
+impl spec::Tool for Bench {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
         // Check the evaluation before the header is printed.
-        games::evaluation::<S>(self.eval.as_deref().unwrap_or(S::BENCH_EVALUATION))
+        spec::evaluation::<S>(self.eval.as_deref().unwrap_or(S::BENCH_EVALUATION))
             .map_err(anyhow::Error::msg)?;
         memory::check_table(self.hash_mb, "--hash-mb").map_err(anyhow::Error::msg)?;
         println!(
@@ -416,7 +417,7 @@ impl games::Tool for Bench {
 #[derive(Clone)]
 struct ListGame;
 
-impl games::Tool for ListGame {
+impl spec::Tool for ListGame {
     type Output = ();
     fn run<S: GameSpec>(self) {
         println!("{}: {}", S::NAME, S::ABOUT);
@@ -440,7 +441,7 @@ struct SelfplayCmd {
     record: Option<PathBuf>,
 }
 
-impl games::Tool for SelfplayCmd {
+impl spec::Tool for SelfplayCmd {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
         let config = &self.config;
@@ -492,7 +493,7 @@ struct Tune {
     out: Option<PathBuf>,
 }
 
-impl games::Tool for Tune {
+impl spec::Tool for Tune {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
         let Some(tuning) = S::tune(&self.files) else {
@@ -534,11 +535,11 @@ struct Solve {
     game: GameArgs,
 }
 
-impl games::Tool for Solve {
+impl spec::Tool for Solve {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
         let size = &self.size;
-        let mut root = games::start::<S>(Some(size), self.game.variant.as_deref())
+        let mut root = spec::start::<S>(Some(size), self.game.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
         for (i, name) in self.after.iter().enumerate() {
             if ggp_player::game::result(&root).is_some() {
@@ -954,12 +955,12 @@ struct PrintGdl {
     game: GameArgs,
 }
 
-impl games::Tool for PrintGdl {
+impl spec::Tool for PrintGdl {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
         let variant = self.game.variant.as_deref().unwrap_or(S::VARIANTS[0]);
         // The size and variant are checked the way every tool checks them.
-        games::start::<S>(Some(&self.size), Some(variant)).map_err(anyhow::Error::msg)?;
+        spec::start::<S>(Some(&self.size), Some(variant)).map_err(anyhow::Error::msg)?;
         let Some(text) = S::gdl_text(&self.size, variant) else {
             anyhow::bail!("{} has no GDL rules", S::NAME);
         };
@@ -1246,7 +1247,7 @@ struct GgpGameOf {
     variant: Option<String>,
 }
 
-impl games::Tool for GgpGameOf {
+impl spec::Tool for GgpGameOf {
     type Output = Result<GgpGame, String>;
     fn run<S: GameSpec>(self) -> Result<GgpGame, String> {
         let size = self.size.as_deref().unwrap_or(S::DEFAULT_SIZE);
@@ -1264,10 +1265,10 @@ struct NativeMatch {
     max_plies: u32,
 }
 
-impl games::Tool for NativeMatch {
+impl spec::Tool for NativeMatch {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
-        let start = games::start::<S>(self.size.as_deref(), self.variant.as_deref())
+        let start = spec::start::<S>(self.size.as_deref(), self.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
         let clock = self.play_clock.duration();
         let [mut first, mut second] = self

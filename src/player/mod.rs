@@ -8,14 +8,12 @@
 //! - [`general`]: a match of any game played by the reasoner (Monte-Carlo tree search):
 //!   rules no game's engine plays as sent.
 //! - [`service`]: the search threads (never a tokio worker) and their jobs.
-//! - [`observe`]: what the player reports about its matches to an observer (the page).
 //! - [`handler`]: the player: its matches and the reply to each message.
 //! - [`server`]: HTTP: the router, the listener, one reply per connection.
 
 pub mod engine;
 pub mod general;
 pub mod handler;
-pub mod observe;
 pub mod protocol;
 pub mod server;
 pub mod service;

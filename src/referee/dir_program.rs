@@ -17,10 +17,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::child_cpu::{self, Limits, Stopped};
-use super::native::{Fault, Mover};
+use super::mover::{Fault, Mover};
 use super::shell;
 use crate::game::Game;
-use crate::workdir::DirectoryProtocol;
+use crate::spec::workdir::DirectoryProtocol;
 
 /// The most of the output file and of the program's stderr read.
 const MAX_READ_BYTES: u64 = 64 * 1024;

@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::native::{Fault, Mover, forced_pass};
+use super::mover::{Fault, Mover, forced_pass};
 use super::shell;
 use crate::game::Game;
-use crate::interactive::InteractiveProtocol;
+use crate::spec::interactive::InteractiveProtocol;
 
 /// The longest output line kept: a move line is a few bytes, a board dump a few dozen.
 const MAX_LINE_BYTES: u64 = 4096;

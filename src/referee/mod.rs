@@ -13,6 +13,7 @@ pub mod general;
 pub mod ggp;
 pub mod ggp_match;
 pub mod interactive;
+pub mod mover;
 pub mod native;
 pub mod play_clock;
 pub mod players;

@@ -2,8 +2,8 @@
 
 use super::eval::{Material, Positional, WEIGHTS};
 use super::{Ataxx, Side};
-use crate::games::{BenchPosition, Evaluation, GameSpec};
-use crate::oneshot::RequestProtocol;
+use crate::spec::request::RequestProtocol;
+use crate::spec::{BenchPosition, Evaluation, GameSpec};
 
 pub struct AtaxxSpec;
 

@@ -3,8 +3,8 @@
 use super::eval::{Distance, Race};
 use super::protocol::{EXAMPLES, Input};
 use super::{Halma, master};
-use crate::games::{BenchPosition, Evaluation, GameSpec};
-use crate::workdir::DirectoryProtocol;
+use crate::spec::workdir::DirectoryProtocol;
+use crate::spec::{BenchPosition, Evaluation, GameSpec};
 
 pub struct HalmaSpec;
 

@@ -4,9 +4,9 @@
 
 use super::eval::{Concentration, Structure};
 use super::{DEFAULT_LIMIT, Loa, NoMove};
-use crate::games::{BenchPosition, Evaluation, GameSpec};
-use crate::interactive::InteractiveProtocol;
-use crate::oneshot::RequestProtocol;
+use crate::spec::interactive::InteractiveProtocol;
+use crate::spec::request::RequestProtocol;
+use crate::spec::{BenchPosition, Evaluation, GameSpec};
 
 static EVALUATIONS: [Evaluation<Loa>; 2] = [
     Evaluation {
@@ -100,6 +100,6 @@ impl GameSpec for Loa8 {
     }
 
     fn interactive_protocol() -> Option<&'static InteractiveProtocol<Loa>> {
-        Some(&super::cs61b::remote::PROTOCOL)
+        Some(&super::cs61b::PROTOCOL)
     }
 }
