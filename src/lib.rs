@@ -20,6 +20,7 @@ pub mod rng;
 pub mod search;
 pub mod selfplay;
 pub mod sexpr;
+pub mod solve;
 pub mod spec;
 #[cfg(test)]
 mod testing;

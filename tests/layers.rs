@@ -17,7 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["spec"],
     &["agent"],
     &["games"],
-    &["bench", "oneshot", "referee", "selfplay"],
+    &["bench", "oneshot", "referee", "selfplay", "solve"],
     &["web"],
     &["player"],
 ];
