@@ -156,3 +156,67 @@ impl NativeMatch {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::walk::spec::WalkSpec;
+
+    fn agent(s: &str) -> Contestant {
+        Contestant::Agent(native::parse_agent(s).unwrap().unwrap())
+    }
+
+    fn native_match(white: Contestant, max_plies: u32) -> Result<Vec<String>, String> {
+        let game = NativeMatch {
+            players: [white, agent("agent:random")],
+            size: Some("40".into()),
+            variant: None,
+            play_clock: PlayClock::parse("0.05").unwrap(),
+            max_plies,
+        };
+        let mut lines = Vec::new();
+        game.run::<WalkSpec>(&mut |l| lines.push(l))?;
+        Ok(lines)
+    }
+
+    #[test]
+    fn a_native_match_prints_its_header_each_move_and_the_result() {
+        let lines = native_match(agent("agent:greedy"), 6).unwrap();
+        assert_eq!(
+            lines[0],
+            "walk match on 40: white greedy(default), black random; play clock 0.05 s, in-process"
+        );
+        let moves = lines
+            .iter()
+            .filter(|l| l.contains(". white ") || l.contains(". black "));
+        let result = lines.last().unwrap();
+        assert!(result.starts_with("result: "), "{lines:?}");
+        assert!(
+            result.contains(&format!("after {} moves", moves.count())),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn a_contestant_that_cannot_play_the_game_is_an_error() {
+        let err = native_match(Contestant::Program("true".into()), 6).unwrap_err();
+        assert!(err.contains("walk has no course program protocol"), "{err}");
+    }
+
+    #[test]
+    fn ggp_players_get_whole_seconds_only() {
+        assert_eq!(ggp_clock(PlayClock::parse("2").unwrap()), Ok(2));
+        assert_eq!(
+            ggp_clock(PlayClock::parse("0.5").unwrap()).unwrap_err(),
+            "--playclock 0.5: GGP players take whole seconds (fractions only between in-process agents)"
+        );
+    }
+
+    #[test]
+    fn an_unknown_game_is_named() {
+        let Err(err) = ggp_game("chess", None, None) else {
+            panic!("chess is no registered game");
+        };
+        assert!(err.starts_with("no game is called \"chess\""), "{err}");
+    }
+}
