@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::Game;
 use crate::search::{Limits, quick_move};
-use crate::spec::GameSpec;
 use crate::spec::request::{Request, RequestProtocol, read_request};
+use crate::spec::{CourseProgram, GameSpec};
 
 /// The largest request read: a board line of a course game is a few dozen bytes.
 const MAX_REQUEST_BYTES: usize = 64 * 1024;
@@ -40,7 +40,9 @@ const HASH_MB: usize = 64;
 /// standard output by `started` + the protocol's `answer_within`; an unreadable request
 /// gets one line on standard error and exit status 1.
 pub fn main<S: GameSpec>(started: Instant) -> ExitCode {
-    let protocol = S::request_protocol().expect("the program's game has a request protocol");
+    let Some(CourseProgram::Request(protocol)) = S::course_program() else {
+        panic!("{}'s course program is not asked once per request", S::NAME);
+    };
     match receive(protocol, started + protocol.answer_within) {
         Ok(Request::Identify) => answer(protocol.agent_name),
         Ok(Request::Move { position, .. }) => {

@@ -44,7 +44,7 @@ macro_rules! registry {
         /// The games whose course programs the referee can ask for moves.
         pub fn with_programs() -> Vec<&'static str> {
             let mut names = Vec::new();
-            $(if <$spec as GameSpec>::plays_programs() {
+            $(if <$spec as GameSpec>::course_program().is_some() {
                 names.push(<$spec as GameSpec>::NAME);
             })*
             names

@@ -16,7 +16,7 @@ use super::record::{self, FaultKind, MatchRecord};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
 use crate::search::{Limits, clock};
-use crate::spec::{self, GameSpec};
+use crate::spec::{self, CourseProgram, GameSpec};
 
 /// Kept back from the play clock when an agent is told its deadline: what it takes to
 /// stop a search and hand back its move (a few milliseconds), with room for a busy
@@ -143,17 +143,16 @@ pub fn mover<S: GameSpec>(
             agent: Agent::new::<S>(*config),
             play_clock,
         })),
-        Contestant::Program(command) => {
-            if let Some(protocol) = S::request_protocol() {
-                Ok(Box::new(Program::new(command, protocol)))
-            } else if let Some(protocol) = S::interactive_protocol() {
+        Contestant::Program(command) => match S::course_program() {
+            Some(CourseProgram::Request(protocol)) => Ok(Box::new(Program::new(command, protocol))),
+            Some(CourseProgram::Interactive(protocol)) => {
                 Ok(Box::new(Interactive::new(command, protocol)))
-            } else if let Some(protocol) = S::directory_protocol() {
-                Ok(Box::new(DirProgram::new(command, protocol, play_clock)))
-            } else {
-                Err(no_protocol::<S>())
             }
-        }
+            Some(CourseProgram::Directory(protocol)) => {
+                Ok(Box::new(DirProgram::new(command, protocol, play_clock)))
+            }
+            None => Err(no_protocol::<S>()),
+        },
     }
 }
 
@@ -343,7 +342,7 @@ impl NativeGames {
         Ok(NativeGames {
             sides: S::SIDES,
             sizes: sizes.to_vec(),
-            no_programs: (!S::plays_programs()).then(no_protocol::<S>),
+            no_programs: S::course_program().is_none().then(no_protocol::<S>),
             play: Arc::new(play),
         })
     }

@@ -83,34 +83,28 @@ pub trait GameSpec: 'static {
                 .map(|text| Sexpr::parse_all(&text).expect("a game's own GDL parses")),
         )
     }
-    /// How the game's course agent is asked for a move when the course starts it once per
-    /// request (see [`request`]), or `None` for a game without such an agent.
-    fn request_protocol() -> Option<&'static request::RequestProtocol<Self::Game>> {
+    /// How the referee plays the game's course program (see [`CourseProgram`]), or
+    /// `None` for a game without one.
+    fn course_program() -> Option<CourseProgram<Self::Game>> {
         None
-    }
-    /// How the game's course program is played when it keeps a whole game in one process
-    /// (see [`interactive`]), or `None` for a game without such a program.
-    fn interactive_protocol() -> Option<&'static interactive::InteractiveProtocol<Self::Game>> {
-        None
-    }
-    /// How the game's course agent is asked for a move when the course starts it once per
-    /// move in a directory of its own, on a CPU-time budget for the whole game (see
-    /// [`workdir`]), or `None`.
-    fn directory_protocol() -> Option<&'static workdir::DirectoryProtocol<Self::Game>> {
-        None
-    }
-    /// Whether the referee can play the game's course programs: it has one of the
-    /// protocols above.
-    fn plays_programs() -> bool {
-        Self::request_protocol().is_some()
-            || Self::interactive_protocol().is_some()
-            || Self::directory_protocol().is_some()
     }
     /// How the engine reads the move terms of `rules` (from [`GameSpec::ggp_rules`]), so
     /// that the referee checks moves with the engine; `None` leaves it to the reasoner.
     fn ggp_notation(_rules: &[Sexpr]) -> Option<Arc<dyn GgpRules<Game = Self::Game>>> {
         None
     }
+}
+
+/// The one protocol in which a game's course ran its students' programs, filled in by the
+/// game; the referee plays any program that speaks it.
+pub enum CourseProgram<G: Game> {
+    /// Started once per request, the board on standard input (see [`request`]).
+    Request(&'static request::RequestProtocol<G>),
+    /// One process for a whole game, told the other side's moves (see [`interactive`]).
+    Interactive(&'static interactive::InteractiveProtocol<G>),
+    /// Started once per move in a directory of its own, on a CPU-time budget for the
+    /// whole game (see [`workdir`]).
+    Directory(&'static workdir::DirectoryProtocol<G>),
 }
 
 /// What `tune` found: a line on the data, the fit's report, and the weights as source.
