@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::Game;
-use crate::search::{Limits, quick_move};
+use crate::search::{BestSoFar, Limits, quick_move};
 use crate::spec::request::{Request, RequestProtocol, read_request};
 use crate::spec::{CourseProgram, GameSpec};
 
@@ -109,7 +109,8 @@ fn answer(line: &str) -> ExitCode {
 }
 
 /// Searches `position` until shortly before `deadline` and answers; should the search
-/// overrun, a watchdog answers the quick move at the deadline and ends the process.
+/// overrun, a watchdog answers at the deadline with the best move the search has
+/// published (the quick move only if it has published none) and ends the process.
 fn play<S: GameSpec>(
     protocol: &RequestProtocol<S::Game>,
     position: &S::Game,
@@ -117,14 +118,33 @@ fn play<S: GameSpec>(
 ) -> ExitCode {
     let fallback = quick_move(position).expect("a position that is not over has a move");
     let answered = Arc::new(Mutex::new(false));
+    let best = Arc::new(BestSoFar::default());
     {
         let answered = Arc::clone(&answered);
-        let line = (protocol.write_move)(position, fallback);
+        let best = Arc::clone(&best);
+        let position = position.clone();
+        let write_move = protocol.write_move;
         std::thread::spawn(move || {
             std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
             let mut done = answered.lock().unwrap_or_else(|e| e.into_inner());
             if !*done {
                 *done = true;
+                let line = match best.get(&position) {
+                    Some((mv, depth)) => {
+                        eprintln!(
+                            "{}: the search overran: answering the best move it published (depth {depth})",
+                            S::NAME
+                        );
+                        write_move(&position, mv)
+                    }
+                    None => {
+                        eprintln!(
+                            "{}: the search overran before its first iteration: answering a quick legal move",
+                            S::NAME
+                        );
+                        write_move(&position, fallback)
+                    }
+                };
                 let _ = answer(&line);
                 std::process::exit(0);
             }
@@ -137,7 +157,8 @@ fn play<S: GameSpec>(
         hash_mb: HASH_MB,
         ..AgentConfig::default()
     });
-    let limits = Limits::until(deadline.checked_sub(SEARCH_MARGIN).unwrap_or(deadline));
+    let limits =
+        Limits::until(deadline.checked_sub(SEARCH_MARGIN).unwrap_or(deadline)).with_best(best);
     let mv = agent
         .choose(position, &limits, &[])
         .map_or(fallback, |c| c.mv);

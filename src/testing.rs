@@ -9,13 +9,29 @@ use std::path::PathBuf;
 /// returns `None`; the test then returns. With `GGP_PLAYER_NO_REFERENCE` set they count
 /// as absent, so that CI runs the suite a second time the way a user's clone does, with
 /// nothing beside it, without building it again.
+///
+/// With `GGP_PLAYER_REFERENCE_USERS=FILE` set, the name of each test that is given the
+/// files is appended to FILE: CI then runs only those tests a second time without them.
 pub(crate) fn reference_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference");
-    if dir.is_dir() && std::env::var_os("GGP_PLAYER_NO_REFERENCE").is_none() {
-        return Some(dir);
-    }
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("a test");
+    if dir.is_dir() && std::env::var_os("GGP_PLAYER_NO_REFERENCE").is_none() {
+        if let Some(list) = std::env::var_os("GGP_PLAYER_REFERENCE_USERS") {
+            let listed = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&list)
+                .and_then(|mut f| writeln!(f, "{test}"));
+            if let Err(e) = listed {
+                panic!(
+                    "cannot list {test} in {}: {e}",
+                    PathBuf::from(list).display()
+                );
+            }
+        }
+        return Some(dir);
+    }
     // Straight to stderr rather than eprintln!, which the test harness swallows for a
     // passing test: a skip must show in every run.
     let _ = writeln!(

@@ -942,6 +942,17 @@ fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
     waiting
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
+    // One that has sent its head and part of its body (a slow or stalled client): closed
+    // within a second of the signal, not kept for the 30 s body timeout.
+    let mut partial = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    std::io::Write::write_all(
+        &mut partial,
+        b"POST / HTTP/1.0\r\nContent-Length: 100\r\n\r\n(PLAY t",
+    )
+    .unwrap();
+    partial
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     let play = std::thread::spawn(move || exchange(port, "(PLAY t NIL)"));
     let read = |what: &str| loop {
         let line = log
@@ -966,8 +977,95 @@ fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
         0,
         "closed, no reply"
     );
+    // Closed well before its 30 s body timeout (the read above would fail after 20 s).
+    let partial_reply = partial.read_to_end(&mut rest);
+    assert!(
+        matches!(partial_reply, Ok(0))
+            || partial_reply
+                .as_ref()
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset),
+        "the partial request is closed without a reply: {partial_reply:?} {rest:?}"
+    );
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0), "{status}");
     read("SIGTERM");
     assert!(exchange(port, "( INFO )").is_err(), "no longer listening");
+}
+
+/// The GGP player's search stalls after its first iteration (the test hook
+/// `GGP_PLAYER_TEST_STALL_DEPTH`, one search thread): the reply, at the deadline, is that
+/// iteration's best move, and the log says which fallback was used.
+#[test]
+fn a_stalled_search_is_answered_with_its_last_iteration_s_move() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::time::Duration;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(["serve", "--port", &port.to_string(), "--margin-ms", "1000"])
+        .args(["--threads", "1", "--no-ponder", "--hash-mb", "16"])
+        .env("GGP_PLAYER_TEST_STALL_DEPTH", "1")
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (lines, log) = std::sync::mpsc::channel::<String>();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let started = std::time::Instant::now();
+    while exchange(port, "( INFO )").is_err() {
+        assert!(started.elapsed().as_secs() < 10, "the player did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let rules = ggp_player::games::breakthrough::gdl::breakthrough_rules("8x8".parse().unwrap());
+    let rules: String = rules
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let start = exchange(port, &format!("(START s white ({rules}) 10 3)")).unwrap();
+    assert!(start.ends_with("ready"), "{start}");
+    let reply = exchange(port, "(PLAY s NIL)").unwrap();
+    let mv = reply
+        .rsplit("\r\n\r\n")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_owned();
+    let mut depth_1 = None;
+    let mut fallback = None;
+    while fallback.is_none() {
+        let line = log
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a log line for the fallback");
+        if line.contains(": iteration ") && line.contains(" depth=1 ") {
+            depth_1 = line
+                .split("best=")
+                .nth(1)
+                .map(|b| b.split(" score=").next().unwrap_or("").to_owned());
+        }
+        if line.contains("no search result") {
+            fallback = Some(line);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let fallback = fallback.unwrap();
+    assert!(
+        fallback.contains("playing the best move the search had published")
+            && fallback.contains("depth=1"),
+        "{fallback}"
+    );
+    let depth_1 = depth_1.expect("the first iteration was logged");
+    assert_eq!(mv, depth_1, "the reply is the first iteration's move");
 }

@@ -7,7 +7,7 @@
 //! had the reply it deserves, and the server must still answer.
 //!
 //! `fuzz_protocol_briefly` runs in `cargo test`; `fuzz_protocol` is the long run
-//! (`scripts/fuzz-protocol.sh`, figures in the README).
+//! (`scripts/fuzz-protocol.sh`, figures in docs/measurements.md).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};

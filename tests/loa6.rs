@@ -235,3 +235,42 @@ fn a_request_is_answered_while_the_framework_keeps_the_pipe_open() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+/// A search that stalls after its first iteration (the test hook
+/// `GGP_PLAYER_TEST_STALL_DEPTH`) overruns: the watchdog answers at the deadline with the
+/// move the search published, never a move chosen without search.
+#[test]
+fn a_stalled_search_is_answered_with_the_move_it_published() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let request = move_request(&[".XXXX.", "O....O", "O....O", "O....O", "O....O", ".XXXX."]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loa6"))
+        .env("GGP_PLAYER_TEST_STALL_DEPTH", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(request.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("answering the best move it published (depth"),
+        "{stderr}"
+    );
+    let rows: Vec<&str> = request.lines().skip(3).collect();
+    let position = (PROTOCOL.read_board)(7, &rows).unwrap();
+    assert!(
+        (PROTOCOL.read_move)(&position, stdout.trim()).is_some(),
+        "{stdout:?} is legal"
+    );
+}

@@ -198,7 +198,7 @@ fn role_order_and_argument_order_are_found_from_play() {
 }
 
 /// START to `ready` is recognition plus verification plus the session: time it on every
-/// size, course and scrambled. A sanity bound only; README reports release numbers.
+/// size, course and scrambled. A sanity bound only; docs/measurements.md reports release numbers.
 #[test]
 fn start_with_recognition_and_verification_is_quick_on_every_size() {
     let mut times = Vec::new();

@@ -233,12 +233,8 @@ fn honours_a_deadline_and_a_stop_flag() {
         &Improved,
         &Limits::until(start + Duration::from_millis(100)),
     );
-    // Generous slack: the machine is shared; this checks that the search stops at all.
-    assert!(
-        start.elapsed() < Duration::from_secs(3),
-        "took {:?}",
-        start.elapsed()
-    );
+    // Stopped by the deadline (an iteration cut short), not by running out of depth; no
+    // bound on the time taken, which a loaded machine could break.
     assert!(r.best_move.is_some());
     assert!(r.iterations.iter().any(|i| !i.complete) || r.depth == search::MAX_DEPTH);
 

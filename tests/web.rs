@@ -2,7 +2,7 @@
 //! DevTools protocol (chromiumoxide). Without `/usr/bin/chromium` each test says it
 //! skipped and passes (CI installs it). One browser at a time, a fresh profile each.
 //!
-//! `cargo test --test tests web::screenshots -- --ignored` writes the README's
+//! `cargo test --test tests web::screenshots -- --ignored` writes the documents'
 //! screenshots (`docs/page-live-match.png`, `docs/page-finished-game.png`).
 
 use std::path::Path;
@@ -1000,4 +1000,120 @@ async fn screenshots() {
     std::fs::create_dir_all(&docs).unwrap();
     watch_a_match("6x6", Some(&docs.join("page-live-match.png"))).await;
     play_by_clicks("5x5", 300, Some(&docs.join("page-finished-game.png"))).await;
+}
+
+/// Serves `html` to every request on a free port of loopback (another origin than the
+/// player's); its address.
+async fn serve_foreign_page(html: String) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let html = html.clone();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).await.unwrap_or(0) == 1
+                {
+                    head.push(byte[0]);
+                }
+                let reply = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{html}",
+                    html.len()
+                );
+                let _ = stream.write_all(reply.as_bytes()).await;
+            });
+        }
+    });
+    addr
+}
+
+/// A page on another origin, in the browser itself, tries what a hostile site would: fill
+/// the player with STARTs, PLAY and ABORT a controller's match by its id, and start a
+/// page game through the API. None of it reaches the player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_site_s_page_cannot_start_play_or_abort() {
+    use ggp_player::referee::client::exchange;
+    use ggp_player::spec::GameSpec;
+    let Some(_one) = browser_turn("web::another_site_s_page_cannot_start_play_or_abort").await
+    else {
+        return;
+    };
+    let (addr, _stop) = start_player(100).await;
+    let rules: Vec<String> = Breakthrough::ggp_rules("5x5", "course")
+        .unwrap()
+        .unwrap()
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    let rules = rules.join(" ");
+    let say = |body: String| {
+        let addr = addr.clone();
+        async move {
+            exchange(&addr, &body, Duration::from_secs(10))
+                .await
+                .unwrap()
+                .body
+        }
+    };
+    // A controller's match, as Dresden names it.
+    let start = format!("(START TestMatch_1 white ({rules}) 10 2)");
+    assert_eq!(say(start).await.trim(), "ready");
+
+    let script = format!(
+        r#"<!doctype html><title>elsewhere</title><script>
+(async () => {{
+  const player = 'http://{addr}/';
+  const send = (body) => fetch(player, {{ method: 'POST', mode: 'no-cors', body }})
+      .then(() => 'sent', (e) => 'failed: ' + e);
+  const sent = [];
+  for (let i = 0; i < 9; i++) sent.push(await send({start}));
+  sent.push(await send('(PLAY TestMatch_1 NIL)'));
+  sent.push(await send('(ABORT TestMatch_1)'));
+  sent.push(await fetch(player + 'api/games', {{ method: 'POST', headers: {{ 'Content-Type': 'application/json' }},
+      body: '{{"game":"breakthrough","side":"white","think_ms":500}}' }}).then((r) => 'status ' + r.status, (e) => 'failed: ' + e));
+  window.sent = sent;
+}})();
+</script>"#,
+        start = serde_json::to_string(&format!("(START evil white ({rules}) 1000 1000)")).unwrap(),
+    );
+    let foreign = serve_foreign_page(script).await;
+    let chromium = Chromium::launch().await;
+    let (page, _) = chromium.open(&format!("http://{foreign}/")).await;
+    wait_for(
+        &page,
+        "Array.isArray(window.sent)",
+        "the foreign page's requests",
+        Duration::from_secs(20),
+    )
+    .await;
+    let sent = eval(&page, "window.sent").await;
+    chromium.close().await;
+    // The no-cors requests left the browser (their answers are opaque to the page); the
+    // JSON one was stopped by the browser itself or refused.
+    assert_eq!(sent.as_array().map(Vec::len), Some(12), "{sent}");
+    assert!(
+        !sent[11].as_str().unwrap_or("").starts_with("status 2"),
+        "{sent}"
+    );
+
+    let (_, list) = get_json(&addr, "/api/matches").await;
+    let ids: Vec<&str> = list["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["match_id"].as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        ["TestMatch_1"],
+        "nothing started from the other page: {list}"
+    );
+    let (_, d) = get_json(&addr, "/api/matches/1").await;
+    assert_eq!(d["status"], "live", "not aborted: {d}");
+    assert_eq!(d["plies"], 0, "not played: {d}");
+    // The controller's match goes on.
+    let reply = say("(PLAY TestMatch_1 NIL)".into()).await;
+    assert!(reply.contains("(move "), "{reply}");
 }

@@ -57,6 +57,12 @@ pub struct ServeArgs {
     /// Name given in INFO replies: one token, without spaces or parentheses.
     #[arg(long, default_value = server::DEFAULT_NAME)]
     name: String,
+    /// A host name under which the page may also be opened (repeatable), e.g. this
+    /// machine's name with --bind 0.0.0.0. localhost, 127.0.0.1, [::1] and the address a
+    /// browser connected to are always accepted; other names are refused (421), which
+    /// stops DNS-rebinding attacks. Controllers reach POST / under any name.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_hosts: Vec<String>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -75,6 +81,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         ponder: !args.no_ponder,
         name: args.name,
         max_matches: usize::from(args.max_matches),
+        allow_hosts: args.allow_hosts,
     };
     memory::check_table(args.hash_mb, "--hash-mb (all matches' tables together)")
         .map_err(anyhow::Error::msg)?;

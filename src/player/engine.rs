@@ -11,11 +11,11 @@ use std::time::Duration;
 use tracing::{error, warn};
 
 use super::session::{
-    JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
+    Fallback, JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
 };
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
-use crate::search::{Limits, quick_move};
+use crate::search::{BestSoFar, Limits, quick_move};
 use crate::sexpr::Sexpr;
 use crate::spec::GameSpec;
 use crate::spec::ggp::GgpRules;
@@ -168,8 +168,13 @@ impl<G: Game> EngineSession<G> {
     }
 
     /// Our move, searched within `limits`: the agent's if it is legal, else (with an error
-    /// logged) the quick move. A move search (`record`) leaves its figures in `figures`.
-    fn search(&self, record: bool) -> impl FnOnce(&Limits) -> String + Send + 'static {
+    /// logged) the quick move. A move search (`record`) leaves its figures in `figures`,
+    /// and publishes its best move so far in `best`.
+    fn search(
+        &self,
+        record: bool,
+        best: Option<Arc<BestSoFar>>,
+    ) -> impl FnOnce(&Limits) -> String + Send + 'static {
         let figures = record.then(|| self.figures.clone());
         let position = self.position.clone();
         let agent = self.agent.clone();
@@ -177,6 +182,14 @@ impl<G: Game> EngineSession<G> {
         let earlier = self.earlier.clone();
         let match_id = self.info.match_id.clone();
         move |limits| {
+            let published;
+            let limits = match best {
+                Some(best) => {
+                    published = limits.clone().with_best(best);
+                    &published
+                }
+                None => limits,
+            };
             let choice = {
                 let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
                 agent.choose(&position, limits, &earlier)
@@ -239,11 +252,21 @@ impl<G: Game> MatchSession for EngineSession<G> {
     fn reply(&mut self) -> Reply {
         let noop = self.rules.noop().to_owned();
         match self.turn() {
-            Turn::Ours => Reply::Search {
-                fallback: quick_move(&self.position)
-                    .map_or_else(|| noop.clone(), |m| self.reply_text(m)),
-                search: Box::new(self.search(true)),
-            },
+            Turn::Ours => {
+                let quick =
+                    quick_move(&self.position).map_or_else(|| noop.clone(), |m| self.reply_text(m));
+                let best = Arc::new(BestSoFar::default());
+                let (position, rules) = (self.position.clone(), self.rules.clone());
+                let published = Arc::clone(&best);
+                let fallback = Fallback::or_published(quick, move || {
+                    let (m, depth) = published.get(&position)?;
+                    Some((rules.move_term(&position, m).to_string(), depth))
+                });
+                Reply::Search {
+                    fallback,
+                    search: Box::new(self.search(true, Some(best))),
+                }
+            }
             Turn::Theirs => Reply::Wait(noop),
             Turn::Over => {
                 warn!(
@@ -265,7 +288,7 @@ impl<G: Game> MatchSession for EngineSession<G> {
         if !self.searches || self.info.state != MatchState::Active || self.is_over() {
             return None;
         }
-        let search = self.search(false);
+        let search = self.search(false, None);
         Some(Box::new(move |limits| drop(search(limits))))
     }
 

@@ -15,7 +15,7 @@ use rand::seq::IndexedRandom;
 use tracing::warn;
 
 use super::session::{
-    JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
+    Fallback, JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
 };
 use crate::agent::{AgentConfig, AgentKind};
 use crate::gdl::{Analysis, Gdl, State, Term};
@@ -190,7 +190,7 @@ impl MatchSession for GeneralSession {
                 let search = self.search(tree.clone(), true);
                 let match_id = self.info.match_id.clone();
                 Reply::Search {
-                    fallback: search.fallback(),
+                    fallback: Fallback::quick(search.fallback()),
                     search: Box::new(move |limits| search.run(&match_id, limits)),
                 }
             }
@@ -411,6 +411,8 @@ mod tests {
         let Reply::Search { search, fallback } = s.reply() else {
             panic!("four throws");
         };
+        let (fallback, depth) = fallback.answer();
+        assert_eq!(depth, None, "the reasoner's search publishes nothing");
         assert!(fallback.starts_with("(play "), "{fallback}");
         assert_eq!(s.take_figures(), None, "pondering leaves no figures");
         let mv = search(&within(50));

@@ -392,13 +392,27 @@ impl Player {
         }
         Ok(match searched {
             Ok(text) => text,
-            Err(why) => {
-                warn!(
-                    match_id,
-                    why, "no search result: playing a quick legal move"
-                );
-                fallback
-            }
+            Err(why) => match fallback.answer() {
+                (text, Some(depth)) => {
+                    warn!(
+                        match_id,
+                        why,
+                        depth,
+                        reply = text,
+                        "no search result: playing the best move the search had published"
+                    );
+                    text
+                }
+                (text, None) => {
+                    warn!(
+                        match_id,
+                        why,
+                        reply = text,
+                        "no search result: playing a quick legal move (the search had published none)"
+                    );
+                    text
+                }
+            },
         })
     }
 

@@ -9,9 +9,12 @@
 //!   rules no game's engine plays as sent.
 //! - [`service`]: the search threads (never a tokio worker) and their jobs.
 //! - [`handler`]: the player: its matches and the reply to each message.
+//! - [`gate`]: who may use the port (another site's page may not; the page answers
+//!   only under this player's host names).
 //! - [`server`]: HTTP: the router, the listener, one reply per connection.
 
 pub mod engine;
+pub mod gate;
 pub mod general;
 pub mod handler;
 pub mod protocol;

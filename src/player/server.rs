@@ -15,36 +15,48 @@
 //! [`app`] is the router alone (for `tower::ServiceExt::oneshot` in tests); [`serve`] runs
 //! it on a listener.
 //!
-//! Shutdown (Ctrl-C or SIGTERM in `ggp-player serve`): the listener closes, connections
-//! that have not sent a whole request are closed, and every request already read gets its
-//! reply, which its deadline bounds (a PLAY answers within its play clock); then
-//! [`serve`] returns.
+//! Before any route, [`gate`](super::gate) refuses what another site's page sends, and
+//! the page under a host name that is not this player's (DNS rebinding).
+//!
+//! Shutdown (Ctrl-C or SIGTERM in `ggp-player serve`): the listener closes, a connection
+//! still waiting for or reading its request is closed within [`STOP_GRACE`], and every
+//! request already read gets its reply, which its deadline bounds (a PLAY answers within
+//! its play clock); then [`serve`] returns.
 
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use http_body::{Frame, SizeHint};
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
+use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
+use tower::ServiceExt;
 use tower_http::limit::RequestBodyLimitLayer;
 use tracing::{debug, info, warn};
 
+use super::gate::{Gate, Head, Reached};
 use super::handler::{DEFAULT_MAX_MATCHES, Player, PlayerConfig, PlayerError};
 use super::protocol::Request;
 use crate::agent::AgentConfig;
+use crate::web::api::{MAX_JSON_BYTES, json_error};
 use crate::web::{self, Site};
 
 /// The course kiosk's default port for a remote player.
@@ -67,6 +79,8 @@ const IDLE_SWEEP: Duration = Duration::from_secs(1);
 
 /// Longest wait for a request's header block, and then for its body.
 const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// At shutdown: how long a connection still waiting for or reading its request is kept.
+pub const STOP_GRACE: Duration = Duration::from_secs(1);
 /// After a reply: how long, and how much, the client's leftover input is drained.
 const LINGER_TIME: Duration = Duration::from_secs(2);
 const LINGER_BYTES: usize = 4 * MAX_BODY_BYTES;
@@ -89,6 +103,8 @@ pub struct ServeConfig {
     pub name: String,
     /// Matches played at once; a START beyond is refused.
     pub max_matches: usize,
+    /// Host names, besides this machine's own, under which the page may be opened.
+    pub allow_hosts: Vec<String>,
 }
 
 impl Default for ServeConfig {
@@ -105,6 +121,7 @@ impl Default for ServeConfig {
             ponder: true,
             name: DEFAULT_NAME.to_owned(),
             max_matches: DEFAULT_MAX_MATCHES,
+            allow_hosts: Vec::new(),
         }
     }
 }
@@ -213,7 +230,7 @@ pub async fn serve(
     );
     let player = Arc::new(player);
     let sweeper = tokio::spawn(free_idle_matches(Arc::clone(&player)));
-    let app = app_with_page(player, Arc::clone(&site));
+    let app = app_with_page(player, Arc::clone(&site), Gate::new(&config.allow_hosts));
     let (stopping, stop) = watch::channel(false);
     let mut connections = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -260,32 +277,109 @@ async fn free_idle_matches(player: Arc<Player>) {
 }
 
 /// One connection: one request, one reply, then the end of the connection. Once `stop`
-/// turns true, a connection still waiting for its request is closed, and one whose
-/// request is being answered finishes.
+/// turns true, a connection still waiting for or reading its request is closed within
+/// [`STOP_GRACE`], and one whose request is being answered finishes.
 async fn connection(stream: TcpStream, app: Router, mut stop: watch::Receiver<bool>) {
     let _ = stream.set_nodelay(true);
+    let reached = stream.local_addr().ok().map(Reached);
+    let progress = Arc::new(AtomicU8::new(WAITING));
+    let service = {
+        let progress = Arc::clone(&progress);
+        service_fn(move |mut request: axum::http::Request<Incoming>| {
+            if let Some(reached) = reached {
+                request.extensions_mut().insert(reached);
+            }
+            let request = request.map(|body| Body::new(Tracked::new(body, Arc::clone(&progress))));
+            app.clone().oneshot(request)
+        })
+    };
     let mut conn = http1::Builder::new()
         .keep_alive(false)
         // A client may shut down its write side after the request and still want the reply.
         .half_close(true)
         .timer(TokioTimer::new())
         .header_read_timeout(READ_TIMEOUT)
-        .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+        .serve_connection(TokioIo::new(stream), service);
     let served = tokio::select! {
         served = std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)) => served,
         () = async { drop(stop.wait_for(|&stopping| stopping).await) } => {
-            std::pin::Pin::new(&mut conn).graceful_shutdown();
-            std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)).await
+            Pin::new(&mut conn).graceful_shutdown();
+            tokio::select! {
+                served = std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)) => served,
+                () = tokio::time::sleep(STOP_GRACE) => {
+                    if progress.load(Ordering::Acquire) != READ {
+                        info!("shutting down: closed a connection whose request was not yet read");
+                        return;
+                    }
+                    std::future::poll_fn(|cx| conn.poll_without_shutdown(cx)).await
+                }
+            }
         }
     };
     match served {
         Ok(()) => linger(conn.into_parts().io.into_inner()).await,
-        // Not HTTP, or headers too slow or too large: hyper has answered 400/408/431 if it could.
+        // Not HTTP, or headers too slow or too large: hyper has answered 400/408/431 if it
+        // could; the unread rest is drained so that the answer is not lost to a reset.
         Err(e) if e.is_parse() || e.is_parse_too_large() || e.is_timeout() => {
             warn!(error = %e, "bad HTTP request: refused");
+            linger(conn.into_parts().io.into_inner()).await;
         }
         // The client went away.
         Err(e) => debug!(error = %e, "connection ended without a reply"),
+    }
+}
+
+/// A connection's request: not yet begun, its body being read, or wholly read.
+const WAITING: u8 = 0;
+const READING: u8 = 1;
+const READ: u8 = 2;
+
+/// A request's body that records, for shutdown, when it has been wholly read (or let go).
+struct Tracked {
+    inner: Incoming,
+    progress: Arc<AtomicU8>,
+}
+
+impl Tracked {
+    fn new(inner: Incoming, progress: Arc<AtomicU8>) -> Tracked {
+        let state = if http_body::Body::is_end_stream(&inner) {
+            READ
+        } else {
+            READING
+        };
+        progress.store(state, Ordering::Release);
+        Tracked { inner, progress }
+    }
+}
+
+impl http_body::Body for Tracked {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        if matches!(polled, Poll::Ready(None | Some(Err(_)))) || self.inner.is_end_stream() {
+            self.progress.store(READ, Ordering::Release);
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+impl Drop for Tracked {
+    /// A body the route never read is not waited for either.
+    fn drop(&mut self) {
+        self.progress.store(READ, Ordering::Release);
     }
 }
 
@@ -306,45 +400,118 @@ async fn linger(mut stream: TcpStream) {
     }
 }
 
-/// The router: every request goes to the GGP handler (any path; POST only), with a body
-/// limit of [`MAX_BODY_BYTES`], and every response closes the connection.
+/// The router: every request goes to the GGP handler (any path; POST only), behind the
+/// [`Gate`] and a body limit of [`MAX_BODY_BYTES`], and every response closes the
+/// connection.
 pub fn app(player: Arc<Player>) -> Router {
-    limits(Router::new().fallback(ggp).with_state(player))
+    front(
+        Router::new().fallback(ggp).with_state(player),
+        Gate::default(),
+    )
 }
 
 /// [`app`] with the web page: `GET /` is the page, its files and API are beside it, and
 /// every other request (`POST /` above all) is GGP's.
-pub fn app_with_page(player: Arc<Player>, site: Arc<Site>) -> Router {
+pub fn app_with_page(player: Arc<Player>, site: Arc<Site>, gate: Gate) -> Router {
     let ggp = Router::new()
         .route("/", get(web::page).fallback(ggp))
         .fallback(ggp)
         .with_state(player);
-    limits(web::router(site).merge(ggp))
+    front(web::router(site).merge(ggp), gate)
 }
 
-/// The body limit, and `Connection: close` on every response.
-fn limits(router: Router) -> Router {
+/// The gate, the body limit, the wording of refusals, and `Connection: close`.
+fn front(router: Router, gate: Gate) -> Router {
     router
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
-        .layer(axum::middleware::map_response(finish))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(gate), guard))
 }
 
-/// Added to every response: `Connection: close`; a clear message for the body limit.
-async fn finish(mut response: Response) -> Response {
-    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        warn!(
-            limit_bytes = MAX_BODY_BYTES,
-            "request body too large: refused"
-        );
-        response = error_reply(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            &format!("request body too large: the limit is {MAX_BODY_BYTES} bytes (1 MiB)"),
-        );
-    }
+/// Refuses at the request's head what [`Gate`] refuses, and an API body declared larger
+/// than the API takes; words every refusal for its route (JSON under `/api/`, one line of
+/// text elsewhere, the limit that applies to an oversized body); closes the connection.
+async fn guard(
+    State(gate): State<Arc<Gate>>,
+    request: axum::extract::Request,
+    next: Next,
+) -> Response {
+    let api = request.uri().path().starts_with("/api/");
+    let head = Head {
+        method: request.method(),
+        path: request.uri().path(),
+        version: request.version(),
+        headers: request.headers(),
+        reached: request.extensions().get::<Reached>().map(|r| r.0),
+    };
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    let mut response = match gate.check(&head) {
+        Err(refusal) => {
+            warn!(
+                method = %request.method(),
+                path = request.uri().path(),
+                status = refusal.status.as_u16(),
+                reason = refusal.message,
+                "refused at the gate"
+            );
+            refuse(api, refusal.status, &refusal.message)
+        }
+        Ok(()) if api && declared.is_some_and(|n| n > MAX_JSON_BYTES as u64) => too_large(true),
+        Ok(()) => {
+            let response = next.run(request).await;
+            if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                too_large(api)
+            } else if api && is_plain_error(&response) {
+                let status = response.status();
+                let text = axum::body::to_bytes(response.into_body(), 4096)
+                    .await
+                    .unwrap_or_default();
+                json_error(status, String::from_utf8_lossy(&text).trim())
+            } else {
+                response
+            }
+        }
+    };
     response
         .headers_mut()
         .insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
+}
+
+/// An error answer that is not the API's JSON (e.g. a request the framework rejected).
+fn is_plain_error(response: &Response) -> bool {
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/json"));
+    (response.status().is_client_error() || response.status().is_server_error()) && !json
+}
+
+/// The answer to a body over the limit of its route.
+fn too_large(api: bool) -> Response {
+    let (limit, words) = if api {
+        (MAX_JSON_BYTES, "4 KiB, the page's API")
+    } else {
+        (MAX_BODY_BYTES, "1 MiB")
+    };
+    warn!(limit_bytes = limit, "request body too large: refused");
+    refuse(
+        api,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &format!("request body too large: the limit is {limit} bytes ({words})"),
+    )
+}
+
+/// A refusal worded for its route.
+fn refuse(api: bool, status: StatusCode, message: &str) -> Response {
+    if api {
+        json_error(status, message)
+    } else {
+        error_reply(status, message)
+    }
 }
 
 async fn ggp(State(player): State<Arc<Player>>, request: axum::extract::Request) -> Response {
@@ -364,7 +531,7 @@ async fn ggp(State(player): State<Arc<Player>>, request: axum::extract::Request)
     {
         Ok(Ok(body)) => body,
         Ok(Err(e)) if is_length_limit(&e) => {
-            // Logged and worded by `finish`.
+            // Logged and worded by `guard`.
             return StatusCode::PAYLOAD_TOO_LARGE.into_response();
         }
         Ok(Err(e)) => {

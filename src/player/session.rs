@@ -68,11 +68,50 @@ pub enum Reply {
     /// The opponent's turn: this (`noop`); the player may ponder meanwhile.
     Wait(String),
     /// Our move, to be searched (off the async runtime) within the limits it is given;
-    /// `fallback` is the answer if no result comes in time.
+    /// `fallback` gives the answer if no result comes in time.
     Search {
-        fallback: String,
+        fallback: Fallback,
         search: Box<dyn FnOnce(&Limits) -> String + Send>,
     },
+}
+
+/// What to answer when the search gives no result in time: the best move it has
+/// published so far, else a legal move chosen without search.
+pub struct Fallback {
+    quick: String,
+    published: Option<Published>,
+}
+
+/// Reads the search's best move so far: its text and depth.
+type Published = Box<dyn FnOnce() -> Option<(String, u32)> + Send>;
+
+impl Fallback {
+    /// Only `quick`: the search publishes nothing.
+    pub fn quick(quick: String) -> Fallback {
+        Fallback {
+            quick,
+            published: None,
+        }
+    }
+
+    /// `quick`, unless `published` gives the search's best move so far (with its depth).
+    pub fn or_published(
+        quick: String,
+        published: impl FnOnce() -> Option<(String, u32)> + Send + 'static,
+    ) -> Fallback {
+        Fallback {
+            quick,
+            published: Some(Box::new(published)),
+        }
+    }
+
+    /// The answer, and the depth it was searched to (`None`: the quick move).
+    pub fn answer(self) -> (String, Option<u32>) {
+        match self.published.and_then(|p| p()) {
+            Some((text, depth)) => (text, Some(depth)),
+            None => (self.quick, None),
+        }
+    }
 }
 
 /// What every session knows of its match, whoever plays it.

@@ -1,5 +1,5 @@
 //! A course program as a player the way USC CSCI-561's master program ran one
-//! ([`crate::workdir`]): for every move a fresh directory holding the input file, the
+//! ([`crate::spec::workdir`]): for every move a fresh directory holding the input file, the
 //! program started there through the shell, its move read from the output file. The
 //! CPU time it used (its threads and the children it waited for) is taken from its
 //! budget for the whole game, which the input file tells it; the files the protocol

@@ -390,6 +390,9 @@ fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
             run.best = Some((m, sc));
             run.depth = depth;
             run.pv = s.pv[..s.pv_len[0]].to_vec();
+            if let Some(best) = &limits.best {
+                best.publish::<G>(m, depth);
+            }
         }
         if id == 0 {
             let stats = IterationStats {
@@ -421,6 +424,9 @@ fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
         if !complete {
             break;
         }
+        if id == 0 {
+            stall_for_tests(depth);
+        }
         shared.completed.fetch_max(depth, Ordering::Relaxed);
         let sc = run.best.map_or(0, |b| b.1);
         // Solved: a forced win or loss, or no leaf left to guess about.
@@ -432,6 +438,9 @@ fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
             {
                 run.best = Some((m, score::DRAW));
                 run.pv = vec![m];
+                if let Some(best) = &limits.best {
+                    best.publish::<G>(m, depth);
+                }
             }
             shared.done.store(true, Ordering::Relaxed);
             break;
@@ -444,6 +453,26 @@ fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
     run.nodes = s.nodes;
     run.expansions = s.expansions;
     run
+}
+
+/// Test hook: with `GGP_PLAYER_TEST_STALL_DEPTH=N` in the environment, the main thread
+/// stops responding for 30 s after it completes iteration N, ignoring its deadlines, as
+/// a search starved of CPU would. Tests use it to check that whoever waits for the search
+/// answers with the move that iteration published (never a blind move).
+fn stall_for_tests(depth: u32) {
+    static STALL: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    let stall = STALL.get_or_init(|| {
+        std::env::var("GGP_PLAYER_TEST_STALL_DEPTH")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
+    if *stall == Some(depth) {
+        warn!(
+            depth,
+            "GGP_PLAYER_TEST_STALL_DEPTH: the search stalls for 30 s"
+        );
+        thread::sleep(std::time::Duration::from_secs(30));
+    }
 }
 
 struct Searcher<'a, G: Game, E: ?Sized> {

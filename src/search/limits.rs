@@ -4,9 +4,11 @@
 //! Only the searching thread reads the clock, every few thousand nodes; other
 //! threads stop it through the shared flag.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+use crate::game::{Game, MoveBuffer};
 
 /// The deepest iteration the search will start; also bounds the ply arrays.
 pub const MAX_DEPTH: u32 = 120;
@@ -28,6 +30,9 @@ pub struct Limits {
     /// The most threads the search may run on, whatever it was configured with: its
     /// share of the cores when several searches run at once.
     pub max_threads: Option<usize>,
+    /// Where the search publishes its best root move as soon as it has one, for a caller
+    /// that must answer before the search returns.
+    pub best: Option<Arc<BestSoFar>>,
 }
 
 impl Default for Limits {
@@ -39,6 +44,7 @@ impl Default for Limits {
             stop: None,
             max_nodes: None,
             max_threads: None,
+            best: None,
         }
     }
 }
@@ -71,6 +77,12 @@ impl Limits {
         self
     }
 
+    /// Publishes the best root move found so far in `best`.
+    pub fn with_best(mut self, best: Arc<BestSoFar>) -> Limits {
+        self.best = Some(best);
+        self
+    }
+
     /// Runs on at most `threads` threads (at least one).
     pub fn with_max_threads(mut self, threads: usize) -> Limits {
         self.max_threads = Some(threads.max(1));
@@ -93,5 +105,36 @@ impl Limits {
 
     pub(super) fn may_start_iteration(&self) -> bool {
         !self.must_abort() && self.soft_deadline.is_none_or(|d| Instant::now() < d)
+    }
+}
+
+/// The best root move a running search has found: that of its deepest iteration, or a
+/// better one found in the iteration after it. Written at most a few times per
+/// iteration; read by whoever must answer if the search overruns.
+#[derive(Debug, Default)]
+pub struct BestSoFar {
+    /// The move's code ([`Game::move_code`]) and the depth it was searched to.
+    found: Mutex<Option<(u16, u32)>>,
+}
+
+impl BestSoFar {
+    /// Records `mv`, searched to `depth`, unless a deeper move is already recorded.
+    pub fn publish<G: Game>(&self, mv: G::Move, depth: u32) {
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        if found.is_none_or(|(_, d)| depth >= d) {
+            *found = Some((G::move_code(mv), depth));
+        }
+    }
+
+    /// The recorded move, as a legal move of `position` (the root searched), and its depth.
+    pub fn get<G: Game>(&self, position: &G) -> Option<(G::Move, u32)> {
+        let (code, depth) = (*self.found.lock().unwrap_or_else(|e| e.into_inner()))?;
+        let mut legal = G::MoveList::default();
+        position.generate_moves(&mut legal);
+        legal
+            .as_slice()
+            .iter()
+            .find(|&&m| G::move_code(m) == code)
+            .map(|&m| (m, depth))
     }
 }

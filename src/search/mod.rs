@@ -23,7 +23,7 @@ pub use alphabeta::{Options, keeping_codes, quick_move, search, search_with};
 pub use checkpoint::Checkpoint;
 pub use dfpn::{DfpnOptions, solve_dfpn};
 pub use greedy::greedy_moves;
-pub use limits::{Limits, MAX_DEPTH};
+pub use limits::{BestSoFar, Limits, MAX_DEPTH};
 pub use progress::Progress;
 pub use prooftable::ProofTable;
 pub use solver::{

@@ -11,7 +11,7 @@
 //!   own pieces are holes the opponent may land in. Near the turn limit only the final
 //!   count matters, so every term but material fades over the last plies.
 //!
-//! The terms and weights were chosen by fixed-depth self-play (README, Ataxx): counting
+//! The terms and weights were chosen by fixed-depth self-play (docs/measurements.md, Ataxx): counting
 //! the squares a side clones to as mobility lost games, and the same count as a penalty
 //! (holes) won them; squares only one side reaches ("territory") lost games at every
 //! weight tried, so the evaluation leaves them out.
@@ -51,7 +51,7 @@ pub struct Weights {
     pub fade_plies: u32,
 }
 
-/// The weights found by fixed-depth self-play against [`Material`] (README).
+/// The weights found by fixed-depth self-play against [`Material`] (docs/measurements.md).
 pub const WEIGHTS: Weights = Weights {
     gain: 80,
     threat: 20,
