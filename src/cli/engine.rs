@@ -126,8 +126,7 @@ impl Tool for Bench {
     }
 }
 
-/// `games`: one paragraph per registered game.
-#[derive(Clone)]
+/// `games`: one paragraph per game offered.
 pub struct ListGame;
 
 impl Tool for ListGame {

@@ -63,7 +63,11 @@ pub enum Command {
     Bench(engine::BenchArgs),
     /// List the games every engine tool takes with --game, with their board sizes,
     /// variants and evaluations.
-    Games,
+    Games {
+        /// List the toy games that exist for the tests too (walk).
+        #[arg(long)]
+        include_test_games: bool,
+    },
 }
 
 impl Command {
@@ -127,8 +131,10 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Selfplay(args) => selfplay::selfplay(args),
         Command::Tune(args) => selfplay::tune(args),
         Command::Bench(args) => engine::bench(args),
-        Command::Games => {
-            games::dispatch_all(engine::ListGame);
+        Command::Games { include_test_games } => {
+            for name in games::offered(include_test_games) {
+                games::dispatch(name, engine::ListGame)?;
+            }
             Ok(())
         }
     }

@@ -63,6 +63,9 @@ pub struct ServeArgs {
     /// stops DNS-rebinding attacks. Controllers reach POST / under any name.
     #[arg(long = "allow-host", value_name = "NAME")]
     allow_hosts: Vec<String>,
+    /// Offer the toy games that exist for the tests (walk) on the web page too.
+    #[arg(long)]
+    include_test_games: bool,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -82,6 +85,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         name: args.name,
         max_matches: usize::from(args.max_matches),
         allow_hosts: args.allow_hosts,
+        include_test_games: args.include_test_games,
     };
     memory::check_table(args.hash_mb, "--hash-mb (all matches' tables together)")
         .map_err(anyhow::Error::msg)?;

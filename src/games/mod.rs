@@ -31,6 +31,16 @@ macro_rules! registry {
             vec![$((<$spec as GameSpec>::NAME, <$spec as GameSpec>::ABOUT)),*]
         }
 
+        /// The names of the games offered to people: every game but the test games,
+        /// unless `include_test_games`.
+        pub fn offered(include_test_games: bool) -> Vec<&'static str> {
+            let mut names = Vec::new();
+            $(if include_test_games || !<$spec as GameSpec>::TEST_GAME {
+                names.push(<$spec as GameSpec>::NAME);
+            })*
+            names
+        }
+
         /// Runs `tool` on the game called `name`.
         pub fn dispatch<T: Tool>(name: &str, tool: T) -> Result<T::Output, UnknownGame> {
             $(
@@ -68,11 +78,6 @@ macro_rules! registry {
                 }
             )*
             None
-        }
-
-        /// Runs `tool` on every registered game, in order.
-        pub fn dispatch_all<T: Tool + Clone>(tool: T) -> Vec<T::Output> {
-            vec![$(tool.clone().run::<$spec>()),*]
         }
     };
 }

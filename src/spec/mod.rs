@@ -34,6 +34,9 @@ pub trait GameSpec: 'static {
     const VARIANTS: &'static [&'static str];
     /// The players' names, the one that moves first from the start first.
     const SIDES: [&'static str; 2];
+    /// A toy game that exists for the tests: left out of what is offered to people (the
+    /// page's games) unless they ask for test games.
+    const TEST_GAME: bool = false;
     /// The evaluation `bench` uses unless told otherwise (fixed, so that node counts stay
     /// comparable between versions).
     const BENCH_EVALUATION: &'static str;

@@ -3,7 +3,7 @@
 //!
 //! - [`observe`]: what a player reports about its matches to whoever watches them.
 //! - [`store`]: the matches and page games the page shows; it is the player's observer.
-//! - [`diagram`]: a position's text read as a grid.
+//! - [`diagram`]: a position's text read as a grid; [`facts`]: a GDL state's facts.
 //! - [`page_games`]: games against the engine started from the page, searched at the
 //!   least priority.
 //! - [`host`]: a game another program plays and shows here (`loa --display`).
@@ -17,6 +17,7 @@ pub mod api;
 pub mod assets;
 pub mod diagram;
 pub mod events;
+pub mod facts;
 pub mod host;
 pub mod observe;
 pub mod page_games;
@@ -43,10 +44,16 @@ pub struct Site {
 }
 
 impl Site {
-    /// An empty site; starts the page games' search thread.
+    /// An empty site offering the games people play; starts the page games' search
+    /// thread.
     pub fn new() -> std::io::Result<Arc<Site>> {
+        Site::with_test_games(false)
+    }
+
+    /// [`Site::new`], offering the test games (`walk`) too when `include_test_games`.
+    pub fn with_test_games(include_test_games: bool) -> std::io::Result<Arc<Site>> {
         let store = Arc::new(Store::default());
-        let page_games = PageGames::new(Arc::clone(&store))?;
+        let page_games = PageGames::new(Arc::clone(&store), include_test_games)?;
         Ok(Arc::new(Site {
             store,
             page_games,
