@@ -1793,14 +1793,8 @@ async fn another_site_s_page_cannot_start_play_or_abort() {
     );
 
     let (_, list) = get_json(&addr, "/api/matches").await;
-    let ids: Vec<&str> = list["matches"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|m| m["match_id"].as_str())
-        .collect();
     assert_eq!(
-        ids,
+        crate::common::match_ids(&list),
         ["TestMatch_1"],
         "nothing started from the other page: {list}"
     );
