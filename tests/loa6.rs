@@ -11,9 +11,10 @@ use ggp_player::game::{self, Game, MoveBuffer, Outcome};
 use ggp_player::games::loa::Loa;
 use ggp_player::games::loa::nus::PROTOCOL;
 use ggp_player::games::loa::spec::Loa6;
-use ggp_player::games::start;
-use ggp_player::referee::native::{self, Contestant, Fault, Mover};
+use ggp_player::referee::mover::{Fault, Mover};
+use ggp_player::referee::native::{self, Contestant};
 use ggp_player::referee::program::Program;
+use ggp_player::spec::start;
 
 fn ask(request: &str) -> Reply {
     ask_program(env!("CARGO_BIN_EXE_loa6"), request)

@@ -8,19 +8,21 @@
 //! - [`ai`] and [`clock`] choose the AI's moves within the harness's clocks;
 //! - [`display`] shows the game on the web page (`--display`).
 //!
+//! How the referee talks to this program is the game's own description,
+//! `ggp_player::games::loa::cs61b`.
+//!
 //! Rule decisions (`GAMES.md` §3.4): 60 plies in all and `limit N` = 2N plies (L8-1),
 //! moves printed `* b4-d6` (L8-2), ASCII dashes (L8-3), a side without a legal move
 //! passes (L8-4), `new` restores the default limit (L8-5), `set` can end a game and the
 //! winner is read from the position after it (L8-6), moves read in either case (L8-7),
 //! and the AI's time counted against both the harness's wall clock and a CPU cap (L8-8).
 
-pub mod ai;
-pub mod clock;
-pub mod command;
-pub mod display;
-pub mod remote;
-pub mod session;
-pub mod text;
+mod ai;
+mod clock;
+mod command;
+mod display;
+mod session;
+mod text;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -45,7 +47,7 @@ use session::{Ending, Session};
                   `* White wins.` or `* Tie game.`. The exit status is 0 unless --strict \
                   stops at a refused move or a file cannot be opened."
 )]
-pub struct Cli {
+struct Cli {
     /// Show the game on a web page too, served on 127.0.0.1 (its address is printed on
     /// standard error); the page can make the moves of a side that is typed in.
     #[arg(long)]
@@ -71,7 +73,7 @@ pub struct Cli {
 }
 
 /// The program: parses the command line, runs the session, returns its exit status.
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(dir) = &cli.java_shim {
         return match write_java_shim(dir) {
