@@ -281,5 +281,11 @@ fn results_written_before_in_process_matches_read_and_write_back_the_same() {
     assert_eq!(serde_json::to_string(&records[1]).unwrap(), older);
     assert_eq!(records[1].faults_of("b"), 1);
     assert_eq!(records[1].verdict(), "draw");
+    // The table gives each player's faults, the opponent's too: b's late move shows in
+    // the row of a against b.
+    let names = ["a".to_owned(), "b".to_owned()];
+    let rows = tournament::table(&records, &names);
+    assert_eq!(rows[0].player, "a");
+    assert_eq!(rows[0].faults, [0, 1], "{rows:?}");
     let _ = std::fs::remove_file(&path);
 }

@@ -1,5 +1,5 @@
 //! What a tournament prints when it ends: the table of every pairing (score, Elo and its
-//! 95% interval, faults), the SPRT verdict, the referee's overhead per move and where
+//! 95% interval, the player's and the opponent's faults), the SPRT verdict, the referee's overhead per move and where
 //! the results are.
 
 use super::stats::format_elo;
@@ -10,7 +10,7 @@ pub fn summary(config: &TournamentConfig, outcome: &Outcome) -> Vec<String> {
     let mut lines = Vec::new();
     let names: Vec<String> = config.entrants.iter().map(|e| e.name.clone()).collect();
     lines.push(format!(
-        "{:<12} {:<12} {:<10} {:>6} {:>16} {:>7} {:>22} {:>7}",
+        "{:<12} {:<12} {:<10} {:>6} {:>16} {:>7} {:>22} {:>12}",
         "player",
         "opponent",
         "condition",
@@ -18,12 +18,12 @@ pub fn summary(config: &TournamentConfig, outcome: &Outcome) -> Vec<String> {
         "+win =draw -loss",
         "score",
         "Elo [95% interval]",
-        "faults"
+        "faults p/o"
     ));
     for row in table(&outcome.records, &names) {
         let (lo, elo, hi) = row.wdl.elo();
         lines.push(format!(
-            "{:<12} {:<12} {:<10} {:>6} {:>16} {:>6.1}% {:>22} {:>7}",
+            "{:<12} {:<12} {:<10} {:>6} {:>16} {:>6.1}% {:>22} {:>12}",
             row.player,
             row.opponent,
             row.condition,
@@ -36,7 +36,7 @@ pub fn summary(config: &TournamentConfig, outcome: &Outcome) -> Vec<String> {
                 format_elo(lo),
                 format_elo(hi)
             ),
-            row.faults
+            format!("{}/{}", row.faults[0], row.faults[1])
         ));
     }
     if let (Some(sprt), Some(verdict)) = (config.sprt, outcome.verdict) {

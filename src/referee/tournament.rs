@@ -534,7 +534,8 @@ pub struct Row {
     /// `all`, or a size and play clock such as `8x8 1s`.
     pub condition: String,
     pub wdl: Wdl,
-    pub faults: u32,
+    /// Faults of `player` and of `opponent`, in these matches.
+    pub faults: [u32; 2],
 }
 
 /// `s` cut into runs of digits, read as numbers, and runs of other characters, so that
@@ -571,11 +572,12 @@ pub fn table(records: &[MatchRecord], names: &[String]) -> Vec<Row> {
             conditions.dedup();
             let mut push = |label: String, filter: &dyn Fn(&MatchRecord) -> bool| {
                 let mut wdl = Wdl::default();
-                let mut faults = 0;
+                let mut faults = [0; 2];
                 for r in records.iter().filter(|r| filter(r)) {
                     if let Some(score) = r.score_between(a, b) {
                         wdl.add(score);
-                        faults += r.faults_of(a) as u32;
+                        faults[0] += r.faults_of(a) as u32;
+                        faults[1] += r.faults_of(b) as u32;
                     }
                 }
                 if wdl.games() > 0 {
