@@ -1080,3 +1080,92 @@ fn a_stalled_search_is_answered_with_its_last_iteration_s_move() {
     let depth_1 = depth_1.expect("the first iteration was logged");
     assert_eq!(mv, depth_1, "the reply is the first iteration's move");
 }
+
+/// `perft --position FILE` counts from a position written as the course program reads
+/// it: the start written that way counts as the start does, another position differently,
+/// and a file that is not a position gets a clear error.
+#[test]
+fn perft_counts_from_a_position_in_the_course_s_format() {
+    let dir = std::env::temp_dir().join(format!("perft-position-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let count = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+            .arg("perft")
+            .args(args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let nodes = text
+            .split(": ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse::<u64>().ok());
+        (nodes, err)
+    };
+    let cases = [
+        (
+            "loa6",
+            "6x6",
+            "move\n1\n6\n.XXXX.\nO....O\nO....O\nO....O\nO....O\n.XXXX.\n",
+            "move\n1\n6\n.XXXX.\nO....O\n.O...O\nO....O\nO....O\n.XXXX.\n",
+        ),
+        (
+            "ataxx",
+            "7x7",
+            "move\n1\n7\n1:0:0:0:0:0:2:\n0:0:0:0:0:0:0:\n0:0:0:0:0:0:0:\n0:0:0:0:0:0:0:\n0:0:0:0:0:0:0:\n0:0:0:0:0:0:0:\n2:0:0:0:0:0:1:\n",
+            "move\n1\n7\n1:1:0:0:0:0:2:\n0:0:0:0:0:0:0:\n0:0:0:0:0:0:0:\n0:0:0:0:0:0:0:\n0:0:0:0:0:0:0:\n0:0:0:0:0:0:0:\n2:0:0:0:0:0:1:\n",
+        ),
+    ];
+    for (game, size, start, other) in cases {
+        let (from_start, err) = count(&["--game", game, size, "3"]);
+        assert!(from_start.is_some(), "{game}: {err}");
+        let file = dir.join(format!("{game}-start.txt"));
+        std::fs::write(&file, start).unwrap();
+        let (written, err) = count(&[
+            "--game",
+            game,
+            size,
+            "3",
+            "--position",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(written, from_start, "{game}: {err}");
+        std::fs::write(&file, other).unwrap();
+        let (moved, err) = count(&[
+            "--game",
+            game,
+            size,
+            "3",
+            "--position",
+            file.to_str().unwrap(),
+        ]);
+        assert!(
+            moved.is_some() && moved != from_start,
+            "{game}: {moved:?} {err}"
+        );
+    }
+    let halma = "docs/examples/halma-input.txt";
+    let (from_start, _) = count(&["--game", "halma", "16x16", "2"]);
+    let (written, err) = count(&["--game", "halma", "16x16", "2", "--position", halma]);
+    assert!(
+        from_start.is_some() && written == from_start,
+        "halma: {err}"
+    );
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "identify\n").unwrap();
+    let (none, err) = count(&[
+        "--game",
+        "loa6",
+        "6x6",
+        "2",
+        "--position",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(none, None);
+    assert!(
+        err.contains("bad.txt") && err.contains("no position"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,6 +20,11 @@ pub struct PerftArgs {
     pub depth: u32,
     #[command(flatten)]
     pub game: GameArgs,
+    /// Count from the position in FILE instead of the start, written as the game's course
+    /// program reads it: a `move` request for loa6 and ataxx (e.g. a handout's example),
+    /// an input.txt for halma. SIZE must still be the game's size.
+    #[arg(long, value_name = "FILE")]
+    pub position: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -67,6 +72,12 @@ impl Tool for PerftArgs {
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
         let mut position = spec::start::<S>(Some(&self.size), self.game.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
+        if let Some(path) = &self.position {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+            position = spec::read_position::<S>(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
         let start = Instant::now();
         let nodes = S::perft(&mut position, self.depth);
         let time = start.elapsed();

@@ -132,6 +132,22 @@ pub struct BenchPosition<G> {
     pub depth: u32,
 }
 
+/// The position in `text`, written as `S`'s course program reads it: a request (`move`,
+/// its number, the size, the rows) or an input file.
+pub fn read_position<S: GameSpec>(text: &str) -> Result<S::Game, String> {
+    match S::course_program() {
+        Some(CourseProgram::Request(protocol)) => match request::read_request(protocol, text)? {
+            request::Request::Move { position, .. } => Ok(position),
+            request::Request::Identify => Err("an `identify` request holds no position".into()),
+        },
+        Some(CourseProgram::Directory(protocol)) => (protocol.read_input)(text),
+        _ => Err(format!(
+            "{} has no course program whose input states a position",
+            S::NAME
+        )),
+    }
+}
+
 /// The evaluation of `S` called `name`, or an error listing the names there are.
 pub fn evaluation<S: GameSpec>(name: &str) -> Result<&'static Evaluation<S::Game>, String> {
     let all = S::evaluations();

@@ -22,6 +22,9 @@ pub struct DirectoryProtocol<G: Game> {
     /// The input file for `position` (its side to move being the agent's) when that side
     /// has `time_left` of CPU time for the rest of the game.
     pub write_input: fn(&G, Duration) -> String,
+    /// The position an input file's text holds (what the agent reads), or what is wrong
+    /// with it.
+    pub read_input: fn(&str) -> Result<G, String>,
     /// The legal move the output file's text names, or what is wrong with it.
     pub read_output: fn(&G, &str) -> Result<G::Move, String>,
     /// Files the agent may leave for its own next move in the same game (absent on its

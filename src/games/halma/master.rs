@@ -14,6 +14,7 @@ pub static PROTOCOL: DirectoryProtocol<Halma> = DirectoryProtocol {
     input: INPUT,
     output: OUTPUT,
     write_input,
+    read_input: |text| Input::parse(text).map(|input| input.position),
     read_output,
     carried: &[playdata::FILE],
     grace: Duration::from_secs(10),
