@@ -21,6 +21,7 @@ use ggp_player::referee::native::{self, Contestant};
 use ggp_player::referee::play_clock::PlayClock;
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::referee::report::MatchView;
+use ggp_player::referee::split;
 use ggp_player::referee::stats::{Sprt, format_elo};
 use ggp_player::referee::tournament::{self, Arena, Entrant, Format, TournamentConfig};
 use ggp_player::{bench, memory, search, selfplay};
@@ -1121,6 +1122,15 @@ struct TournamentArgs {
     /// (e.g. 0,50,0.05,0.05; H1 means the first player is stronger by about ELO1).
     #[arg(long)]
     sprt: Option<Sprt>,
+    /// Print the games still to play (as --results and --resume leave them; none once
+    /// the SPRT is decided) as JSON lines, each with its number for --only-game; play
+    /// nothing.
+    #[arg(long, conflicts_with = "only_game")]
+    plan: bool,
+    /// Play only game K of the schedule and print its record as a JSON line (--results
+    /// is not read or written): how a cluster plays a tournament (docs/cluster.md).
+    #[arg(long, value_name = "K")]
+    only_game: Option<usize>,
 }
 
 /// The one runtime of the commands that talk over the network.
@@ -1324,6 +1334,17 @@ fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
         sprt: args.sprt,
         progress: true,
     };
+    if args.plan {
+        return split::print_plan(&config, &arena, &mut std::io::stdout());
+    }
+    if let Some(game) = args.only_game {
+        return runtime()?.block_on(split::print_game(
+            &config,
+            &arena,
+            game,
+            &mut std::io::stdout(),
+        ));
+    }
     let outcome = runtime()?.block_on(tournament::run(&config, &arena))?;
     let names: Vec<String> = config.entrants.iter().map(|e| e.name.clone()).collect();
     println!(

@@ -20,5 +20,6 @@ pub mod program;
 pub mod record;
 pub mod report;
 pub mod shell;
+pub mod split;
 pub mod stats;
 pub mod tournament;
