@@ -26,8 +26,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="join this running Dask scheduler (e.g. tcp://10.0.0.1:8786) instead of "
-        "starting a LocalCluster; its workers need --resources cores=N",
+        help="join this running Dask scheduler instead of starting a LocalCluster: its "
+        "address (tcp://10.0.0.1:8786) or its --scheduler-file; its workers need "
+        "--resources cores=N",
     )
     p.add_argument(
         "--workers", type=int, default=1, help="LocalCluster: worker processes (default 1)"
@@ -62,6 +63,13 @@ def find_binary(given: str | None) -> str:
     return os.path.abspath(path)
 
 
+def connect(scheduler: str) -> Client:
+    """A client of the scheduler at an address, or of the one a scheduler file names."""
+    if os.path.isfile(scheduler):
+        return Client(scheduler_file=scheduler)
+    return Client(scheduler)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     p = parser()
@@ -74,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         tournament = Tournament(find_binary(opts.binary), argv[split + 1 :])
         if opts.scheduler:
-            with Client(opts.scheduler) as client:
+            with connect(opts.scheduler) as client:
                 play(client, tournament, opts.player_threads)
         else:
             cluster = local_cluster(opts.workers, opts.cores_per_worker, opts.player_threads)
