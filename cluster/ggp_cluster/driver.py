@@ -65,7 +65,7 @@ class Tournament:
             self.command(*extra), cwd=self.cwd, capture_output=True, text=True
         )
         if done.returncode != 0:
-            raise DriverError(done.stderr.strip() or f"{self.binary} failed")
+            raise DriverError(done.stderr.strip().removeprefix("error: ") or f"{self.binary} failed")
         return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
     def report(self) -> int:
@@ -85,7 +85,7 @@ def play_game(binary: str, args: list[str], game: int, cwd: str) -> dict:
         text=True,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"game {game}: {done.stderr.strip()}")
+        raise RuntimeError(f"game {game}: {done.stderr.strip().removeprefix('error: ')}")
     record = json.loads(done.stdout.strip().splitlines()[-1])
     record["worker"] = get_worker().address
     return record

@@ -129,3 +129,17 @@ def test_resume_finishes_what_a_killed_driver_left(binary, tmp_path):
     assert results.read_text().startswith(before)
     assert Counter((r["white"], r["black"]) for r in records(results)) == {("m", "r"): 5, ("r", "m"): 5}
     assert "m            r            all            10" in out
+
+
+def test_a_decided_sprt_cancels_the_games_not_yet_played(binary, tmp_path):
+    # Wide error rates: decided after a handful of the 400 games.
+    args = ["--workers", "2", "tournament", *FAST[:-1], "200", "--sprt=-200,200,0.45,0.45",
+            "--results", "sprt.jsonl"]
+    driver = ggp_cluster(args, tmp_path, binary)
+    out, err = driver.communicate(timeout=300)
+    assert driver.returncode == 0, err
+    assert "SPRT decided" in err
+    played = len(records(tmp_path / "sprt.jsonl"))
+    assert 0 < played < 400
+    verdict = next(line for line in out.splitlines() if line.startswith("SPRT "))
+    assert verdict.endswith("accepted"), verdict
