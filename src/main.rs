@@ -160,7 +160,11 @@ enum Command {
     },
     /// List the games every engine tool takes with --game, with their board sizes,
     /// variants and evaluations.
-    Games,
+    Games {
+        /// List the toy games that exist for the tests too (walk).
+        #[arg(long)]
+        include_test_games: bool,
+    },
 }
 
 /// Which game, and which rules of it.
@@ -335,8 +339,10 @@ fn run(command: Command) -> anyhow::Result<()> {
                 hash_mb,
             },
         )??,
-        Command::Games => {
-            games::dispatch_all(ListGame);
+        Command::Games { include_test_games } => {
+            for name in games::offered(include_test_games) {
+                games::dispatch(name, ListGame)?;
+            }
         }
     }
     Ok(())
@@ -413,8 +419,7 @@ impl games::Tool for Bench {
     }
 }
 
-/// `games`: one paragraph per registered game.
-#[derive(Clone)]
+/// `games`: one paragraph per game offered.
 struct ListGame;
 
 impl games::Tool for ListGame {
@@ -879,6 +884,9 @@ struct ServeArgs {
     /// stops DNS-rebinding attacks. Controllers reach POST / under any name.
     #[arg(long = "allow-host", value_name = "NAME")]
     allow_hosts: Vec<String>,
+    /// Offer the toy games that exist for the tests (walk) on the web page too.
+    #[arg(long)]
+    include_test_games: bool,
 }
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -898,6 +906,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         name: args.name,
         max_matches: usize::from(args.max_matches),
         allow_hosts: args.allow_hosts,
+        include_test_games: args.include_test_games,
     };
     memory::check_table(args.hash_mb, "--hash-mb (all matches' tables together)")
         .map_err(anyhow::Error::msg)?;

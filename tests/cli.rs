@@ -831,6 +831,15 @@ fn match_and_tournament_play_a_gdl_file() {
     }
 }
 
+/// A port no one listens on now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// One HTTP exchange with a player, reading the reply to the end (as the controllers do).
 fn exchange(port: u16, body: &str) -> std::io::Result<String> {
     use std::io::{Read, Write};
@@ -846,14 +855,53 @@ fn exchange(port: u16, body: &str) -> std::io::Result<String> {
     Ok(reply)
 }
 
+/// `serve --include-test-games` offers the toy game walk on its page too (without the
+/// flag it is left out: see the browser tests in tests/web.rs).
+#[test]
+fn serve_offers_the_test_games_on_the_page_when_asked() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(["serve", "--port", &port.to_string(), "--include-test-games"])
+        .args(["--threads", "1", "--no-ponder", "--hash-mb", "16"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let offers = loop {
+        let got = std::net::TcpStream::connect(("127.0.0.1", port)).and_then(|mut stream| {
+            write!(
+                stream,
+                "GET /api/games HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+            )?;
+            let mut reply = String::new();
+            stream.read_to_string(&mut reply)?;
+            Ok(reply)
+        });
+        match got {
+            Ok(reply) => break reply,
+            Err(_) if started.elapsed().as_secs() < 10 => {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => panic!("the player did not start: {e}"),
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        offers.starts_with("HTTP/1.0 200") || offers.starts_with("HTTP/1.1 200"),
+        "{offers}"
+    );
+    assert!(offers.contains(r#""name":"walk""#), "{offers}");
+    assert!(offers.contains(r#""name":"halma""#), "{offers}");
+}
+
 #[test]
 fn a_player_whose_log_nobody_reads_keeps_replying() {
     use std::process::Stdio;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     // stderr is a pipe that is never read: once its buffer is full, a player that waited
     // for its log lines to be written would stop answering.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
@@ -901,11 +949,7 @@ fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
     use std::io::{BufRead, BufReader, Read};
     use std::process::Stdio;
     use std::time::Duration;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     // Each move searches 1 s of its 3 s play clock.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
         .args(["serve", "--port", &port.to_string(), "--margin-ms", "2000"])

@@ -18,14 +18,18 @@ fn stdout_of(args: &[&str]) -> String {
 }
 
 #[test]
-fn games_lists_every_registered_game() {
+fn games_lists_every_registered_game_and_the_test_games_when_asked() {
     let out = stdout_of(&["games"]);
-    assert!(out.contains("breakthrough: "), "{out}");
-    assert!(out.contains("walk: "), "{out}");
+    for game in ["breakthrough", "loa6", "loa8", "ataxx", "halma"] {
+        assert!(out.contains(&format!("{game}: ")), "{out}");
+    }
+    assert!(!out.contains("walk: "), "the toy game is left out: {out}");
     assert!(
         out.contains("evaluations: tuned, improved, racing, baseline"),
         "{out}"
     );
+    let out = stdout_of(&["games", "--include-test-games"]);
+    assert!(out.contains("walk: "), "{out}");
     assert!(out.contains("variants:    free, limit40"), "{out}");
 }
 

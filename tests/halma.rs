@@ -355,16 +355,23 @@ fn the_master_judges_garbage_silence_and_overrunning_programs() {
     );
     assert!(used >= Duration::from_millis(50));
     // Thinking on past the time left and the grace (CPU time): killed, out of time.
+    // On a machine so loaded that the loop gets under a third of a core, the wall-clock
+    // guard (three times the time left and the grace) fires first: late, having used less
+    // than the limit.
     let began = std::time::Instant::now();
-    let (f, _) = fault(
+    let (f, used) = fault(
         "while :; do :; done",
         Duration::from_millis(100),
         Duration::from_millis(300),
     );
-    assert!(
-        matches!(f, Fault::OutOfTime { used_ms, budget_ms: 100 } if used_ms >= 400),
-        "{f:?}"
-    );
+    match f {
+        Fault::OutOfTime {
+            used_ms,
+            budget_ms: 100,
+        } => assert!(used_ms >= 400, "{f:?}"),
+        Fault::Late { .. } => assert!(used < Duration::from_millis(400), "{f:?} {used:?}"),
+        _ => panic!("{f:?}"),
+    }
     assert!(began.elapsed() < long, "killed at the limit");
     // Hung (no CPU time used) for three times the time left and the grace: killed, late.
     let began = std::time::Instant::now();

@@ -999,3 +999,24 @@ fn racing_sees_an_unstoppable_runner_from_afar() {
         Racing.evaluate(&blocked)
     );
 }
+
+/// A soft stop raised before the search (a CPU-time mark already passed) lets only the
+/// first iteration run; lowered, the search goes to its depth limit. The best move
+/// published as it went is the one it returns, at its depth.
+#[test]
+fn a_soft_stop_ends_the_iterations_and_the_best_move_is_published() {
+    use ggp_player::search::BestSoFar;
+    let board = Board::new(BoardSize::new(6, 6).unwrap());
+    for (raised, depth) in [(true, 1), (false, 5)] {
+        let best = Arc::new(BestSoFar::default());
+        let mut limits = Limits::depth(5).with_best(Arc::clone(&best));
+        limits.soft_stop = Some(Arc::new(AtomicBool::new(raised)));
+        let r = search::search(&board, &Improved, &limits);
+        assert_eq!(r.depth, depth, "soft stop raised: {raised}");
+        assert_eq!(
+            best.get(&board),
+            Some((r.best_move.unwrap(), depth)),
+            "published: the move returned, at its depth"
+        );
+    }
+}

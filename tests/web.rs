@@ -2,8 +2,9 @@
 //! DevTools protocol (chromiumoxide). Without `/usr/bin/chromium` each test says it
 //! skipped and passes (CI installs it). One browser at a time, a fresh profile each.
 //!
-//! `cargo test --test tests web::screenshots -- --ignored` writes the documents'
-//! screenshots (`docs/page-live-match.png`, `docs/page-finished-game.png`).
+//! `cargo test --test tests web::screenshots -- --ignored` writes the README's
+//! screenshots (`docs/page-live-match.png`, `docs/page-finished-game.png`) and the page's
+//! at 1280 and 390 px for each game (`docs/screens/`).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -219,7 +220,7 @@ async fn wait_for_plies(page: &Page, plies: u32, what: &str, within: Duration) {
 async fn moves_listed(page: &Page) -> Value {
     eval(
         page,
-        "[...document.querySelectorAll('#moves tbody tr')].map(r => r.cells[2].textContent)",
+        "[...document.querySelectorAll('#moves tbody tr')].map(r => r.dataset.move)",
     )
     .await
 }
@@ -432,20 +433,28 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
     };
     let referee = tokio::spawn(async move { game.play(&spec).await });
 
-    // The match appears in the list: open it.
+    // The match appears in the list: open it by clicking its row.
     wait_for(
         &page,
-        "document.querySelector('#matches tbody tr button') !== null",
+        "document.querySelector('#matches tbody tr') !== null",
         "the match in the list",
         Duration::from_secs(10),
     )
     .await;
-    page.find_element("#matches tbody tr button")
+    page.find_element("#matches tbody tr td.result")
         .await
         .unwrap()
         .click()
         .await
         .unwrap();
+    // While it is on, the status line says whose move it is: ours or the opponent's.
+    wait_for(
+        &page,
+        "/^Ply \\d+: (White|Black) \\((us|opponent)\\) played .*\\. (White|Black) \\((us|opponent)\\) to move\\.$/.test(document.getElementById('status').textContent)",
+        "the status line of a live match",
+        Duration::from_secs(20),
+    )
+    .await;
     let mut shot_taken = false;
     while !referee.is_finished() {
         let (plies, _, _, _) = shown(&page).await;
@@ -537,6 +546,13 @@ async fn watch_a_match(size: &str, screenshot: Option<&Path>) {
         "{result} after goals {:?}",
         record.goals
     );
+    let status = eval(&page, "document.getElementById('status').textContent").await;
+    let status = status.as_str().unwrap();
+    assert!(
+        status.contains("Game over: ") && status.contains(&format!(": {word}."))
+            || word == "draw" && status.contains("a draw ("),
+        "{status}"
+    );
     let rows = eval(&page, "document.querySelectorAll('#moves tbody tr').length").await;
     assert_eq!(rows.as_u64(), Some(plies as u64), "one row per move");
     let figures = eval(&page, "[...document.querySelectorAll('#moves tbody tr')].filter(r => r.cells[4].textContent !== '').length").await;
@@ -606,7 +622,7 @@ async fn play_by_clicks(size: &str, think_ms: u32, screenshot: Option<&Path>) {
         if status == "finished" {
             break;
         }
-        let turn = eval(&page, "document.getElementById('status').textContent.endsWith('Your move.') && document.querySelector('#board td.from button') !== null").await;
+        let turn = eval(&page, "document.getElementById('board').dataset.turn === 'you' && document.querySelector('#board td.from button') !== null").await;
         let (before, _, _, _) = shown(&page).await;
         if turn != Value::Bool(true) {
             tokio::time::sleep(Duration::from_millis(30)).await;
@@ -652,7 +668,9 @@ async fn play_by_clicks(size: &str, think_ms: u32, screenshot: Option<&Path>) {
     let status = status.as_str().unwrap();
     assert!(status.contains("Game over: "), "{status}");
     assert!(
-        status.contains("engine won") || status.contains("you won") || status.contains("draw"),
+        status.contains("the engine won")
+            || status.contains("you won")
+            || status.contains("a draw"),
         "{status}"
     );
     let rows = eval(&page, "document.querySelectorAll('#moves tbody tr').length").await;
@@ -726,7 +744,7 @@ async fn ataxx_clones_and_jumps_are_played_by_clicks() {
         .click()
         .await
         .unwrap();
-    let your_move = "document.getElementById('status').textContent.endsWith('Your move.')";
+    let your_move = "document.getElementById('board').dataset.turn === 'you'";
     wait_for(
         &page,
         your_move,
@@ -777,6 +795,14 @@ async fn ataxx_clones_and_jumps_are_played_by_clicks() {
     let moves = moves_listed(&page).await;
     assert_eq!(moves[0], "0:0:1:1:");
     assert_eq!(moves[2], "1:1:1:4:");
+    // In the board's squares (row 0 is rank 7), the course's notation beside them.
+    let shown = eval(
+        &page,
+        "[...document.querySelectorAll('#moves td.move')].map(c => c.textContent)",
+    )
+    .await;
+    assert_eq!(shown[0], "a7–b6 (0:0:1:1:)");
+    assert_eq!(shown[2], "b6–b3 (1:1:1:4:)");
     assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
     chromium.close().await;
 }
@@ -811,7 +837,7 @@ async fn loa_display_is_played_by_clicks_in_the_browser() {
     let (page, errors) = chromium.open(&url).await;
     wait_for(
         &page,
-        "document.querySelector('#matches tbody tr button') !== null",
+        "document.querySelector('#matches tbody tr') !== null",
         "the program's game in the list",
         Duration::from_secs(10),
     )
@@ -819,10 +845,10 @@ async fn loa_display_is_played_by_clicks_in_the_browser() {
     // The list is drawn again at every change: clicked from the page's own script.
     eval(
         &page,
-        "(() => { document.querySelector('#matches tbody tr button').click(); return true; })()",
+        "(() => { document.querySelector('#matches tbody tr').click(); return true; })()",
     )
     .await;
-    let your_move = "document.getElementById('status').textContent.endsWith('Your move.')";
+    let your_move = "document.getElementById('board').dataset.turn === 'you'";
     wait_for(&page, your_move, "black's move", Duration::from_secs(10)).await;
     assert_eq!(cells_spaced(&page).await[0], "-bbbbbb-");
     // b1 is row 7 (rank 8 is drawn first), column 1; b3 is row 5.
@@ -832,6 +858,23 @@ async fn loa_display_is_played_by_clicks_in_the_browser() {
     wait_for_plies(&page, 2, "the program's reply", Duration::from_secs(20)).await;
     let moves = moves_listed(&page).await;
     assert_eq!(moves[0], "b1-b3");
+    let shown = eval(
+        &page,
+        "document.querySelector('#moves td.move').textContent",
+    )
+    .await;
+    assert_eq!(shown, "b1–b3", "the board's own squares");
+    // The program's moves carry no search of ours: no plot, and the players said.
+    let info = eval(
+        &page,
+        "[document.getElementById('plot-section').hidden, document.getElementById('match-info').textContent]",
+    )
+    .await;
+    assert_eq!(info[0], true, "{info}");
+    assert!(
+        info[1].as_str().unwrap().contains("White: the program"),
+        "{info}"
+    );
     // Before the program ends: its page's event stream ends with it.
     assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
     stdin.write_all(b"quit\n").await.unwrap();
@@ -846,6 +889,14 @@ async fn loa_display_is_played_by_clicks_in_the_browser() {
         out.starts_with("b> * "),
         "White's move after the page's: {out:?}"
     );
+    // The program has quit: the page says so, and offers no move.
+    wait_for(
+        &page,
+        "document.getElementById('status').textContent.includes('connection to the server is lost') && document.getElementById('play-controls').hidden",
+        "the page to say the program has gone",
+        Duration::from_secs(10),
+    )
+    .await;
     chromium.close().await;
 }
 
@@ -989,9 +1040,10 @@ async fn save_screenshot(page: &Page, path: &Path) {
     page.save_screenshot(params, path).await.unwrap();
 }
 
-/// The README's screenshots: a live 6x6 match and a finished 5x5 game on the page.
+/// The README's screenshots (a live 6x6 match and a finished 5x5 game on the page), and
+/// each game's in `docs/screens/`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "writes docs/*.png: run by hand when the page changes"]
+#[ignore = "writes docs/*.png and docs/screens/: run by hand when the page changes"]
 async fn screenshots() {
     let Some(_one) = browser_turn("web::screenshots").await else {
         return;
@@ -1000,6 +1052,648 @@ async fn screenshots() {
     std::fs::create_dir_all(&docs).unwrap();
     watch_a_match("6x6", Some(&docs.join("page-live-match.png"))).await;
     play_by_clicks("5x5", 300, Some(&docs.join("page-finished-game.png"))).await;
+    let screens = docs.join("screens");
+    std::fs::create_dir_all(&screens).unwrap();
+    for (game, most) in [
+        ("breakthrough", 60),
+        ("loa6", 40),
+        ("loa8", 40),
+        ("ataxx", 40),
+        ("halma", 8),
+    ] {
+        play_game_by_clicks(game, most, Some(&screens)).await;
+    }
+    reasoner_screens(&screens).await;
+}
+
+/// Sets the page's viewport to `width` × `height` CSS pixels (the page draws itself
+/// again on the resize).
+async fn set_viewport(page: &Page, width: i64, height: i64) {
+    use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
+    page.execute(SetDeviceMetricsOverrideParams::new(
+        width, height, 1.0, false,
+    ))
+    .await
+    .unwrap();
+    wait_for(
+        page,
+        &format!("window.innerWidth === {width}"),
+        "the new width",
+        Duration::from_secs(5),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(250)).await;
+}
+
+/// Screenshots of the page at 1280 and 390 px wide, `<stem>-1280.png` and `-390.png`.
+async fn save_both_widths(page: &Page, dir: &Path, stem: &str) {
+    save_screenshot(page, &dir.join(format!("{stem}-1280.png"))).await;
+    set_viewport(page, 390, 844).await;
+    save_screenshot(page, &dir.join(format!("{stem}-390.png"))).await;
+    set_viewport(page, 1280, 1000).await;
+}
+
+/// The text on the page (outside SVG) whose contrast with its background is under
+/// WCAG AA's 4.5:1, each as "text: ratio".
+const LOW_CONTRAST: &str = r#"(() => {
+  const rgba = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const back = (e) => { for (; e; e = e.parentElement) { const c = rgba(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] >= 0.9)) return c; } return [255, 255, 255]; };
+  const low = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.closest('svg') || e.disabled) continue;
+    const own = [...e.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+    if (own.length === 0) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || getComputedStyle(e).visibility === 'hidden') continue;
+    const a = lum(rgba(getComputedStyle(e).color)), b = lum(back(e));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push(`${own[0].textContent.trim().slice(0, 30)}: ${ratio.toFixed(2)}`);
+  }
+  return low;
+})()"#;
+
+/// The score plot's labels that overlap one another or its axes, as "a / b".
+const PLOT_OVERLAPS: &str = r#"(() => {
+  const texts = [...document.querySelectorAll('#plot text')].map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const lines = [...document.querySelectorAll('#plot line')].map((l) => l.getBoundingClientRect());
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const out = [];
+  texts.forEach(([ta, a], i) => {
+    texts.slice(i + 1).forEach(([tb, b]) => { if (meet(a, b)) out.push(`${ta} / ${tb}`); });
+    lines.forEach((l) => { if (meet(a, l)) out.push(`${ta} / an axis`); });
+  });
+  return out;
+})()"#;
+
+/// Of the squares the picked piece can reach, the one nearest to it (`row,col`).
+const NEAREST_TARGET: &str = r#"(() => {
+  const at = (td) => td.dataset.cell.split(',').map(Number);
+  const [r, c] = at(document.querySelector('#board td.picked'));
+  const far = (td) => { const [a, b] = at(td); return Math.max(Math.abs(a - r), Math.abs(b - c)); };
+  const targets = [...document.querySelectorAll('#board td.target')];
+  targets.sort((x, y) => far(x) - far(y));
+  return targets[0].dataset.cell;
+})()"#;
+
+/// A move as the page's move list writes it: the board's squares first.
+fn in_board_coordinates(text: &str) -> bool {
+    let square = |s: &str| {
+        let mut c = s.chars();
+        c.next().is_some_and(|f| f.is_ascii_lowercase())
+            && !c.as_str().is_empty()
+            && c.as_str().chars().all(|d| d.is_ascii_digit())
+    };
+    let head = text.split(' ').next().unwrap_or("");
+    text == "pass"
+        || head
+            .split_once('–')
+            .is_some_and(|(a, b)| square(a) && square(b))
+}
+
+/// A page game of `game` (its default size and rules, the person on the side that moves
+/// first, the engine at 0.1 s a move), played as a person would: the first move typed as
+/// the board's squares, the others by clicks (a movable piece, then one of the squares it
+/// can reach); at least five moves, and at most `most` before the person resigns. Checks
+/// the status and the note under the board at every turn and at the end, the moves in the
+/// board's coordinates, the last move marked, the plot's labels, the contrast and New
+/// game; screenshots `<dir>/<game>-mid-*.png` and `-end-*.png`.
+async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
+    let (_, _stop, chromium, page, errors) = open_player_page().await;
+    wait_for(
+        &page,
+        &format!("[...document.getElementById('game').options].some(o => o.value === '{game}')"),
+        "the form",
+        Duration::from_secs(10),
+    )
+    .await;
+    let offered = eval(
+        &page,
+        "[...document.getElementById('game').options].map(o => o.value)",
+    )
+    .await;
+    assert!(
+        !offered.as_array().unwrap().contains(&Value::from("walk")),
+        "the test game is not offered: {offered}"
+    );
+    let rules_shown = eval(
+        &page,
+        &format!(
+            "(() => {{ const g = document.getElementById('game'); g.value = '{game}'; \
+             g.dispatchEvent(new Event('change')); document.getElementById('think').value = '0.1'; \
+             return !document.getElementById('variant').closest('label').hidden; }})()"
+        ),
+    )
+    .await;
+    let variants = eval(&page, "document.getElementById('variant').options.length").await;
+    assert_eq!(
+        rules_shown,
+        Value::Bool(variants.as_u64().unwrap() > 1),
+        "rules are offered only when there is a choice"
+    );
+    page.find_element("#start")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let mut moves = 0;
+    loop {
+        wait_for(
+            &page,
+            "['you', 'over'].includes(document.getElementById('board').dataset.turn)",
+            "the person's turn or the end",
+            Duration::from_secs(30),
+        )
+        .await;
+        let status = eval(&page, "document.getElementById('status').textContent").await;
+        let status = status.as_str().unwrap().to_owned();
+        let (plies, _, state, _) = shown(&page).await;
+        if state == "finished" {
+            break;
+        }
+        assert!(status.ends_with("(you) to move: your move."), "{status}");
+        if moves == 5
+            && let Some(dir) = shots
+        {
+            save_both_widths(&page, dir, &format!("{game}-mid")).await;
+        }
+        if moves >= most {
+            page.find_element("#resign")
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            break;
+        }
+        if moves == 0 {
+            // The first move typed, as the board's squares the box offers.
+            let typed = eval(&page, "document.querySelector('#legal-moves option').value").await;
+            let typed = typed.as_str().unwrap();
+            assert!(in_board_coordinates(&typed.replace('-', "–")), "{typed}");
+            page.find_element("#move-input")
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap()
+                .type_str(typed)
+                .await
+                .unwrap();
+            page.find_element("#move-form button")
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+        } else {
+            page.find_element("#board td.from button")
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            wait_for(
+                &page,
+                "document.querySelector('#board td.target button') !== null",
+                "the squares the picked piece can reach",
+                Duration::from_secs(5),
+            )
+            .await;
+            // The nearest square it reaches (in Ataxx a clone, which keeps the piece).
+            let target = eval(&page, NEAREST_TARGET).await;
+            click_cell(&page, target.as_str().unwrap()).await;
+        }
+        moves += 1;
+        wait_for(
+            &page,
+            &format!("Number(document.getElementById('board').dataset.plies) > {plies}"),
+            "the move to be played",
+            Duration::from_secs(5),
+        )
+        .await;
+        // The move is said as soon as it is made (or the engine's reply after it), and
+        // then whose turn it is.
+        let now = eval(&page, "document.getElementById('status').textContent").await;
+        let now = now.as_str().unwrap();
+        let said: u32 = now
+            .strip_prefix("Ply ")
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!(said > plies && now.contains(" played "), "{now}");
+        assert!(
+            now.ends_with("(engine) is thinking…")
+                || now.ends_with("(you) to move: your move.")
+                || now.contains("Game over: ")
+                || !now.contains(" to move"),
+            "{now}"
+        );
+    }
+    assert!(moves >= 5, "{game}: {moves} moves by clicks");
+    wait_for(
+        &page,
+        "document.getElementById('board').dataset.turn === 'over'",
+        "the end",
+        Duration::from_secs(10),
+    )
+    .await;
+    let status = eval(&page, "document.getElementById('status').textContent").await;
+    let status = status.as_str().unwrap();
+    assert!(status.contains("Game over: "), "{status}");
+    assert!(
+        status.contains("wins (")
+            && (status.contains("the engine won") || status.contains("you won"))
+            || status.contains("a draw ("),
+        "{status}"
+    );
+    let notes = eval(&page, "document.getElementById('notes').textContent").await;
+    assert!(!notes.as_str().unwrap().contains("to move"), "{notes}");
+    assert!(!notes.as_str().unwrap().contains("Next move"), "{notes}");
+    let listed = eval(
+        &page,
+        "[...document.querySelectorAll('#moves tbody tr')].map(r => [r.dataset.move, r.querySelector('td.move').textContent])",
+    )
+    .await;
+    let (plies, _, _, _) = shown(&page).await;
+    assert_eq!(listed.as_array().unwrap().len(), plies as usize);
+    for pair in listed.as_array().unwrap() {
+        let (own, shown) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+        assert!(in_board_coordinates(shown), "{game}: {shown:?} for {own:?}");
+        assert!(
+            shown.ends_with(&format!(
+                "({})",
+                own.trim_start_matches('(').trim_end_matches(')')
+            )) || shown == own.replace('-', "–"),
+            "{game}: the game's own notation beside it: {shown:?}"
+        );
+    }
+    if plies > 0 {
+        let marked = eval(&page, "document.querySelectorAll('#board td.last').length").await;
+        assert!(marked.as_u64().unwrap() >= 1, "the last move is marked");
+    }
+    let overlaps = eval(&page, PLOT_OVERLAPS).await;
+    assert_eq!(overlaps, serde_json::json!([]), "the plot's labels");
+    let title = eval(&page, "document.getElementById('plot-title').textContent").await;
+    assert!(
+        title.as_str().unwrap().contains("evaluation, its own view"),
+        "{title}"
+    );
+    let low = eval(&page, LOW_CONTRAST).await;
+    assert_eq!(low, serde_json::json!([]), "text under 4.5:1");
+    if let Some(dir) = shots {
+        save_both_widths(&page, dir, &format!("{game}-end")).await;
+    }
+    // New game: another page game of the same game, the person on the same side.
+    page.find_element("#new-game-button")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &page,
+        &format!(
+            "document.getElementById('match-title').textContent.startsWith('#2 {game} ') \
+             && document.getElementById('board').dataset.turn === 'you'"
+        ),
+        "a new game of the same game",
+        Duration::from_secs(10),
+    )
+    .await;
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    chromium.close().await;
+}
+
+/// A test of [`play_game_by_clicks`] for each game offered on the page.
+macro_rules! played_by_clicks {
+    ($($test:ident: $game:literal, at most $most:literal moves;)*) => {$(
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $test() {
+            let Some(_one) = browser_turn(concat!("web::", stringify!($test))).await else {
+                return;
+            };
+            play_game_by_clicks($game, $most, None).await;
+        }
+    )*};
+}
+
+played_by_clicks! {
+    breakthrough_is_played_by_clicks_to_its_end: "breakthrough", at most 60 moves;
+    loa6_is_played_by_clicks: "loa6", at most 40 moves;
+    loa8_is_played_by_clicks: "loa8", at most 40 moves;
+    ataxx_is_played_by_clicks: "ataxx", at most 40 moves;
+    halma_is_played_by_clicks_and_resigned: "halma", at most 6 moves;
+}
+
+/// A GGP message to the player; its reply.
+async fn say(addr: &str, body: &str) -> String {
+    ggp_player::referee::client::exchange(addr, body, Duration::from_secs(10))
+        .await
+        .unwrap()
+        .body
+        .trim()
+        .to_owned()
+}
+
+/// A tic-tac-toe match from a controller, the player as xplayer, played to its end with
+/// `id`; the test's oplayer marks the first free cell. The marks made.
+async fn tic_tac_toe_match(addr: &str, id: &str) -> usize {
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/tictactoe.gdl")).unwrap();
+    assert_eq!(
+        say(addr, &format!("(START {id} xplayer ({rules}) 5 1)")).await,
+        "ready"
+    );
+    let mut grid = [[' '; 3]; 3];
+    let line = |g: &[[char; 3]; 3], c: char| {
+        (0..3).any(|i| (0..3).all(|j| g[i][j] == c) || (0..3).all(|j| g[j][i] == c))
+            || (0..3).all(|i| g[i][i] == c)
+            || (0..3).all(|i| g[i][2 - i] == c)
+    };
+    let mut last = "NIL".to_owned();
+    for ply in 0..9 {
+        let ours = say(addr, &format!("(PLAY {id} {last})")).await;
+        let joint = if ply % 2 == 0 {
+            let nums: Vec<usize> = ours
+                .trim_matches(|c| c == '(' || c == ')')
+                .split_whitespace()
+                .skip(1)
+                .map(|n| n.parse().unwrap())
+                .collect();
+            grid[nums[0] - 1][nums[1] - 1] = 'x';
+            format!("({ours} noop)")
+        } else {
+            let (m, n) = (0..9)
+                .map(|k| (k / 3, k % 3))
+                .find(|&(m, n)| grid[m][n] == ' ')
+                .unwrap();
+            grid[m][n] = 'o';
+            format!("(noop (mark {} {}))", m + 1, n + 1)
+        };
+        if line(&grid, 'x') || line(&grid, 'o') || ply == 8 {
+            assert_eq!(say(addr, &format!("(STOP {id} {joint})")).await, "done");
+            return ply + 1;
+        }
+        last = joint;
+    }
+    unreachable!("tic-tac-toe ends within nine marks")
+}
+
+/// A connect-four match from a controller, the player as red, `plies` discs dropped
+/// (the test's yellow in the first column with room), then stopped: at most six, so that
+/// no line of four is made before the STOP.
+async fn connect_four_match(addr: &str, id: &str, plies: usize) {
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/connect_four.gdl"))
+            .unwrap();
+    assert_eq!(
+        say(addr, &format!("(START {id} red ({rules}) 5 1)")).await,
+        "ready"
+    );
+    let mut heights = [0; 7];
+    let mut last = "NIL".to_owned();
+    for ply in 0..plies {
+        let ours = say(addr, &format!("(PLAY {id} {last})")).await;
+        last = if ply % 2 == 0 {
+            let column: usize = ours
+                .trim_matches(|c| c == '(' || c == ')')
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .parse()
+                .unwrap();
+            heights[column - 1] += 1;
+            format!("({ours} noop)")
+        } else {
+            let column = (0..7).find(|&c| heights[c] < 6).unwrap();
+            heights[column] += 1;
+            format!("(noop (drop {}))", column + 1)
+        };
+    }
+    assert_eq!(say(addr, &format!("(STOP {id} {last})")).await, "done");
+}
+
+/// Games the engine does not know, played by the reasoner for a controller: their boards
+/// are drawn from the state's `(cell x y v)` facts, labelled with its coordinates, and
+/// the marks are marks (X and O, discs), not the facts' digits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reasoner_game_s_board_is_drawn_from_its_facts() {
+    let Some(_one) = browser_turn("web::a_reasoner_game_s_board_is_drawn_from_its_facts").await
+    else {
+        return;
+    };
+    let (addr, _stop, chromium, page, errors) = open_player_page().await;
+    let marks = tic_tac_toe_match(&addr, "ttt").await;
+    connect_four_match(&addr, "c4", 6).await;
+    let board_of = r#"(() => {
+        const b = document.getElementById('board');
+        return { cells: [...b.querySelectorAll('td')].map(t => t.textContent),
+                 rows: b.querySelectorAll('tr').length - 1,
+                 rowLabels: [...b.querySelectorAll('tr th[scope=row]')].map(t => t.textContent),
+                 marks: [...b.querySelectorAll('td .cell-text')].map(t => t.textContent),
+                 discs: b.querySelectorAll('td .piece').length }; })()"#;
+    eval(
+        &page,
+        "(() => { location.hash = '#match=1'; return true; })()",
+    )
+    .await;
+    wait_for(
+        &page,
+        "document.getElementById('match-title').textContent.startsWith('#1 gdl 3x3') && document.getElementById('board').dataset.turn === 'over'",
+        "the tic-tac-toe match",
+        Duration::from_secs(10),
+    )
+    .await;
+    let ttt = eval(&page, board_of).await;
+    assert_eq!(ttt["rows"], 3, "{ttt}");
+    assert_eq!(ttt["rowLabels"], serde_json::json!(["3", "2", "1"]));
+    let drawn: Vec<&str> = ttt["marks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(drawn.len(), marks, "{ttt}");
+    assert!(drawn.iter().all(|m| *m == "X" || *m == "O"), "{ttt}");
+    assert!(
+        ttt["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| !c.as_str().unwrap().contains(|ch: char| ch.is_ascii_digit())),
+        "no digits drawn in cells: {ttt}"
+    );
+    let status = eval(&page, "document.getElementById('status').textContent").await;
+    assert!(status.as_str().unwrap().contains("Game over: "), "{status}");
+    let overlaps = eval(&page, PLOT_OVERLAPS).await;
+    assert_eq!(
+        overlaps,
+        serde_json::json!([]),
+        "the win-rate plot's labels"
+    );
+    let offered = eval(
+        &page,
+        "[document.getElementById('new-game-button').hidden, document.getElementById('plot-title').textContent]",
+    )
+    .await;
+    assert_eq!(
+        offered,
+        serde_json::json!([true, "Our reasoner's evaluation, its own view"]),
+        "no page game of a GDL game; the plot says whose view"
+    );
+    // The same tab, another match: the hash switches it.
+    eval(
+        &page,
+        "(() => { location.hash = '#match=2'; return true; })()",
+    )
+    .await;
+    wait_for(
+        &page,
+        "document.getElementById('match-title').textContent.startsWith('#2 gdl 7x6')",
+        "the connect-four match",
+        Duration::from_secs(10),
+    )
+    .await;
+    let c4 = eval(&page, board_of).await;
+    assert_eq!(c4["rows"], 6, "{c4}");
+    assert_eq!(c4["discs"], 6, "{c4}");
+    assert_eq!(
+        c4["rowLabels"],
+        serde_json::json!(["6", "5", "4", "3", "2", "1"])
+    );
+    assert!(
+        c4["cells"].as_array().unwrap().iter().all(|c| c == ""),
+        "discs, not words or digits: {c4}"
+    );
+    let status = eval(&page, "document.getElementById('status').textContent").await;
+    assert!(
+        status
+            .as_str()
+            .unwrap()
+            .ends_with("Game over: stopped by the controller before the game's end."),
+        "{status}"
+    );
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    chromium.close().await;
+}
+
+/// The match list at 1280 px: long match ids are shortened (whole on hover), the result
+/// column is in view without a horizontal scroll; a click anywhere on a row opens its
+/// match, as does Enter on a focused row; at 390 px the opened match comes first and
+/// nothing scrolls sideways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_match_list_fits_and_opens_by_row_key_and_hash() {
+    let Some(_one) = browser_turn("web::the_match_list_fits_and_opens_by_row_key_and_hash").await
+    else {
+        return;
+    };
+    let (addr, _stop, chromium, page, errors) = open_player_page().await;
+    let long = "dresden-kiosk.2026-11-26T09:41:07.123Z.breakthrough-tournament-round-3";
+    tic_tac_toe_match(&addr, long).await;
+    tic_tac_toe_match(&addr, &format!("{long}-replay")).await;
+    wait_for(
+        &page,
+        "document.querySelectorAll('#matches tbody tr').length === 2",
+        "both matches listed",
+        Duration::from_secs(10),
+    )
+    .await;
+    let fit = eval(
+        &page,
+        r#"(() => {
+            const scroll = document.querySelector('#list-pane .scroll');
+            const result = document.querySelector('#matches tbody tr td.result').getBoundingClientRect();
+            const id = document.querySelector('#matches tbody tr td.match-id');
+            return [scroll.scrollWidth <= scroll.clientWidth, document.documentElement.scrollWidth <= window.innerWidth,
+                    result.right <= scroll.getBoundingClientRect().right, id.textContent.length <= 18, id.title]; })()"#,
+    )
+    .await;
+    assert_eq!(fit[0], true, "no scroll in the list: {fit}");
+    assert_eq!(fit[1], true, "no scroll on the page: {fit}");
+    assert_eq!(fit[2], true, "the result in view: {fit}");
+    assert_eq!(fit[3], true, "the id shortened: {fit}");
+    assert_eq!(fit[4].as_str().unwrap(), format!("{long}-replay"));
+    // A click on the row's roles opens match 1 (the older, listed second).
+    page.find_element("#matches tbody tr[data-id='1'] td:nth-child(3)")
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &page,
+        "document.getElementById('match-title').textContent.startsWith('#1 ') && location.hash === '#match=1'",
+        "match 1 opened by its row",
+        Duration::from_secs(10),
+    )
+    .await;
+    // Enter on the other row, focused.
+    eval(
+        &page,
+        "(() => { document.querySelector(\"#matches tbody tr[data-id='2']\").focus(); return true; })()",
+    )
+    .await;
+    wait_for(
+        &page,
+        "document.activeElement.dataset.id === '2'",
+        "the row focused",
+        Duration::from_secs(5),
+    )
+    .await;
+    // The key goes to the focused element, whichever element sends it.
+    page.find_element("body")
+        .await
+        .unwrap()
+        .press_key("Enter")
+        .await
+        .unwrap();
+    wait_for(
+        &page,
+        "document.getElementById('match-title').textContent.startsWith('#2 ')",
+        "match 2 opened by Enter",
+        Duration::from_secs(10),
+    )
+    .await;
+    let low = eval(&page, LOW_CONTRAST).await;
+    assert_eq!(low, serde_json::json!([]), "text under 4.5:1");
+    set_viewport(&page, 390, 844).await;
+    let narrow = eval(
+        &page,
+        r#"[document.documentElement.scrollWidth <= window.innerWidth,
+            document.getElementById('match-pane').getBoundingClientRect().top < document.getElementById('list-pane').getBoundingClientRect().top]"#,
+    )
+    .await;
+    assert_eq!(narrow, serde_json::json!([true, true]), "at 390 px");
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    chromium.close().await;
+}
+
+/// Screenshots of a tic-tac-toe and a connect-four match played by the reasoner.
+async fn reasoner_screens(dir: &Path) {
+    let (addr, _stop, chromium, page, _) = open_player_page().await;
+    tic_tac_toe_match(&addr, "tic-tac-toe").await;
+    connect_four_match(&addr, "connect-four", 6).await;
+    for (id, stem) in [(1, "tictactoe-end"), (2, "connect-four-stopped")] {
+        eval(
+            &page,
+            &format!("(() => {{ location.hash = '#match={id}'; return true; }})()"),
+        )
+        .await;
+        wait_for(
+            &page,
+            &format!("document.getElementById('match-title').textContent.startsWith('#{id} ')"),
+            "the match",
+            Duration::from_secs(10),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        save_both_widths(&page, dir, stem).await;
+    }
+    chromium.close().await;
 }
 
 /// Serves `html` to every request on a free port of loopback (another origin than the

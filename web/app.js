@@ -14,6 +14,7 @@ const state = {
   stepping: null,   // the timer of the next step
   picked: null,     // the cell picked as a move's start
   offers: [],
+  lost: false,      // the connection to the server is lost
 };
 
 async function api(path, options) {
@@ -48,15 +49,59 @@ function el(tag, attrs, ...children) {
 
 function seconds(ms) { return `${(ms / 1000).toFixed(ms < 10000 ? 1 : 0)} s`; }
 
+function capital(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
+
+// ---- who plays, and how a game ended ----
+
+// Who plays seat `i`: in a page game the engine or you, in the program's game the
+// program or you, in a controller's match this player or its opponent.
+function playerOf(d, i) {
+  if (d.source === 'page') return i === d.us ? 'engine' : 'you';
+  if (d.source === 'program') return i === d.us ? 'program' : 'you';
+  return i === d.us ? 'us' : 'opponent';
+}
+
+function roleName(d, i) { return `${capital(d.roles[i])} (${playerOf(d, i)})`; }
+
+function goalsText(goals) { return goals.map((g) => (g === null ? '–' : g)).join('–'); }
+
+// The winner's seat, -1 for a draw, or null when the goals say neither.
+function winnerOf(goals) {
+  if (!goals || goals.some((g) => g === null)) return null;
+  const best = Math.max(...goals);
+  const at = goals.filter((g) => g === best).length;
+  if (at === goals.length) return -1;
+  return at === 1 ? goals.indexOf(best) : null;
+}
+
+// What the winner means to the person watching: "you won", "the engine won", …
+function whoWon(d, winner) {
+  if (winner === -1) return 'a draw';
+  const p = playerOf(d, winner);
+  return { you: 'you won', engine: 'the engine won', program: 'the program won', us: 'we won', opponent: 'we lost' }[p];
+}
+
+// "White wins (100–0): the engine won" for the status line.
+function outcomeText(d) {
+  if (d.status === 'aborted') return 'aborted by the controller';
+  if (!d.goals && d.broken) return `ended (${d.broken})`;
+  if (!d.goals) return d.source === 'controller' ? 'stopped by the controller before the game\'s end' : 'ended';
+  const winner = winnerOf(d.goals);
+  const goals = goalsText(d.goals);
+  const resigned = d.broken ? `${capital(d.broken)}; ` : '';
+  if (winner === null) return `${resigned}goals ${d.roles.map((r, i) => `${r} ${d.goals[i] === null ? '–' : d.goals[i]}`).join(', ')}`;
+  if (winner === -1) return `${resigned}a draw (${goals})`;
+  return `${resigned}${capital(d.roles[winner])} wins (${goals}): ${whoWon(d, winner)}`;
+}
+
+// The list's short result: "we won (100–0)", "live, ply 12".
 function resultText(m) {
   if (m.status === 'live') return `live, ply ${m.plies}`;
   if (m.status === 'aborted') return 'aborted';
   if (!m.goals) return m.broken ? `ended (${m.broken})` : 'ended';
-  const ours = m.goals[m.us];
-  const who = m.source === 'controller' ? 'we' : 'engine';
-  const word = ours === 100 ? (who === 'we' ? 'we won' : 'engine won')
-    : ours === 0 ? (who === 'we' ? 'we lost' : 'you won') : 'draw';
-  return `${word} (${m.goals.map((g) => (g === null ? '–' : g)).join('–')})`;
+  const winner = winnerOf(m.goals);
+  const word = winner === null ? 'ended' : winner === -1 ? 'draw' : whoWon(m, winner).replace('the ', '');
+  return `${word} (${goalsText(m.goals)})`;
 }
 
 function clocksText(m) {
@@ -66,9 +111,11 @@ function clocksText(m) {
 }
 
 function rolesText(m) {
-  const ours = { page: 'engine', program: 'program', controller: 'us' }[m.source];
-  return m.roles.map((r, i) => (i === m.us ? `${r} (${ours})` : r)).join(' v ');
+  return m.roles.map((r, i) => `${r} (${playerOf(m, i)})`).join(' v ');
 }
+
+// A long match id, cut to fit the list (the whole id is the cell's title).
+function shortId(id) { return id.length > 18 ? `${id.slice(0, 17)}…` : id; }
 
 // ---- the match list ----
 
@@ -81,16 +128,26 @@ async function loadList() {
   let data;
   try { data = await api('/api/matches'); } catch (e) { return; }
   const body = $('matches').tBodies[0];
+  const focused = document.activeElement && document.activeElement.closest('#matches tbody tr');
+  const focusedId = focused ? Number(focused.dataset.id) : null;
   body.replaceChildren();
   for (const m of data.matches) {
-    const open = el('button', { type: 'button', onclick: () => select(m.id) }, `${m.id}`);
-    const row = el('tr', { 'data-id': m.id },
-      el('td', {}, open), el('td', {}, m.game), el('td', {}, m.size),
-      el('td', {}, rolesText(m)),
-      el('td', {}, clocksText(m)),
-      el('td', {}, m.match_id), el('td', { class: 'result' }, resultText(m)));
+    const open = () => select(m.id);
+    const row = el('tr', {
+      'data-id': m.id, tabindex: '0', class: 'open-row',
+      'aria-label': `Open match ${m.id}: ${m.game} ${m.size}, ${resultText(m)}`,
+      onclick: open,
+      onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(); } },
+    },
+    el('td', {}, `${m.id}`), el('td', {}, `${m.game} ${m.size}`.trim()),
+    el('td', {}, rolesText(m)),
+    el('td', { class: 'wide-only' }, clocksText(m)),
+    el('td', { class: 'wide-only match-id', title: m.match_id }, m.source === 'controller' ? shortId(m.match_id) : `(${m.source === 'page' ? 'page game' : 'program'})`),
+    el('td', { class: 'result' }, resultText(m)));
     if (m.id === state.selected) row.classList.add('selected');
+    row.setAttribute('aria-current', m.id === state.selected ? 'true' : 'false');
     body.append(row);
+    if (m.id === focusedId) row.focus();
   }
   $('no-matches').hidden = data.matches.length > 0;
 }
@@ -104,12 +161,15 @@ function select(id) {
     state.viewPly = null;
     state.picked = null;
     state.shown = null;
+    if (state.stepping !== null) { clearTimeout(state.stepping); state.stepping = null; }
     $('move-error').textContent = '';
   }
-  history.replaceState(null, '', `#match=${id}`);
+  if (location.hash !== `#match=${id}`) history.replaceState(null, '', `#match=${id}`);
   $('match-pane').hidden = false;
   for (const row of $('matches').tBodies[0].rows) {
-    row.classList.toggle('selected', Number(row.dataset.id) === id);
+    const on = Number(row.dataset.id) === id;
+    row.classList.toggle('selected', on);
+    row.setAttribute('aria-current', on ? 'true' : 'false');
   }
   loadDetail();
 }
@@ -123,7 +183,7 @@ async function loadDetail() {
   const seq = ++state.seq;
   let d = null;
   try { d = await api(`/api/matches/${state.selected}`); } catch (e) {
-    $('status').textContent = e.message;
+    if (!state.lost) $('status').textContent = e.message;
   }
   state.loading = false;
   if (state.stale) loadDetail();
@@ -161,9 +221,13 @@ function moveAt(d, ply) { return d.moves.find((m) => m.ply === ply) || null; }
 // Whether the live board is behind the match (stepping towards it).
 function catchingUp(d) { return state.shown !== null && state.shown < d.plies; }
 
+// ---- squares and moves in the board's own coordinates ----
+
 const LIGHT = new Set(['W', 'w', '2', 'O', 'o']);
 const DARK = new Set(['B', 'b', '1', 'X', 'x']);
-const EMPTY = new Set(['.', '-', '_', '0']);
+const EMPTY = new Set(['.', '-', '_', '0', '']);
+// A GDL state's values drawn as discs of their colour.
+const COLOURED = new Set(['red', 'yellow', 'black', 'white', 'blue', 'green']);
 
 function cellWord(text) {
   if (LIGHT.has(text)) return 'light piece';
@@ -172,7 +236,84 @@ function cellWord(text) {
   return text;
 }
 
-function columnName(c) { return String.fromCharCode(97 + c); }
+// The labels drawn around the board: columns a, b, … and rows numbered from the bottom,
+// unless the position names them (a GDL state's coordinates) or the game numbers its
+// rows from the top (6x6 Lines of Action).
+function labels(d, diagram) {
+  const rows = diagram.rows.length;
+  const cols = rows ? diagram.rows[0].length : 0;
+  const col = diagram.col_labels.length === cols ? diagram.col_labels
+    : Array.from({ length: cols }, (_, c) => String.fromCharCode(97 + c));
+  const fromTop = d.game === 'loa6';
+  const row = diagram.row_labels.length === rows ? diagram.row_labels
+    : Array.from({ length: rows }, (_, r) => `${fromTop ? r + 1 : rows - r}`);
+  return { row, col };
+}
+
+function squareName(names, [r, c]) { return `${names.col[c]}${names.row[r]}`; }
+
+// The cells a move in the game's notation goes from and to ([row, column] from the top
+// left), for the games whose notation the page reads; null otherwise.
+function moveCells(d, text, rows) {
+  let m;
+  if (d.game === 'breakthrough' && (m = /^\(\s*move\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\)$/.exec(text))) {
+    const [x1, y1, x2, y2] = m.slice(1).map(Number);
+    return { from: [rows - y1, x1 - 1], to: [rows - y2, x2 - 1] };
+  }
+  if (d.game === 'ataxx' && (m = /^(\d+):(\d+):(\d+):(\d+):?$/.exec(text))) {
+    const [x1, y1, x2, y2] = m.slice(1).map(Number);
+    return { from: [y1, x1], to: [y2, x2] };
+  }
+  if (d.game === 'halma' && (m = /^[EJ]\s+(\d+),(\d+)\s+(\d+),(\d+)$/i.exec(text))) {
+    const [x1, y1, x2, y2] = m.slice(1).map(Number);
+    return { from: [y1, x1], to: [y2, x2] };
+  }
+  if ((d.game === 'loa6' || d.game === 'loa8') && (m = /^([a-h])([1-8])-([a-h])([1-8])$/i.exec(text))) {
+    const row = (rank) => (d.game === 'loa6' ? rank - 1 : rows - rank);
+    return { from: [row(Number(m[2])), m[1].toLowerCase().charCodeAt(0) - 97], to: [row(Number(m[4])), m[3].toLowerCase().charCodeAt(0) - 97] };
+  }
+  return null;
+}
+
+// A move as the board's labels name it ("c13–d12"), and the game's own notation beside
+// it where that differs: "c13–d12 (E 2,3 3,4)".
+function moveText(d, text, brief) {
+  const diagram = d.diagram;
+  const cells = moveCells(d, text, diagram.rows.length);
+  if (!cells) return text;
+  const names = labels(d, diagram);
+  const name = `${squareName(names, cells.from)}–${squareName(names, cells.to)}`;
+  if (brief || name === text.replace('-', '–')) return name;
+  // A GDL term's own parentheses are the ones around it.
+  const own = /^\(.*\)$/.test(text) ? text.slice(1, -1) : text;
+  return `${name} (${own})`;
+}
+
+// ---- the board ----
+
+// Halma's camps: Black's home is the top left corner's 19 squares, White's the bottom
+// right's.
+function campOf(d, r, c, rows) {
+  if (d.game !== 'halma') return null;
+  const n = rows - 1;
+  if (r + c <= 5 && r <= 4 && c <= 4) return 'camp-black';
+  if ((n - r) + (n - c) <= 5 && n - r <= 4 && n - c <= 4) return 'camp-white';
+  return null;
+}
+
+function pieceOf(diagram, text) {
+  if (diagram.text_cells) {
+    if (text === '') return '';
+    const low = text.toLowerCase();
+    if (COLOURED.has(low)) return el('span', { class: `piece disc-${low}`, 'aria-hidden': 'true' });
+    return el('span', { class: `cell-text mark-${low.length === 1 ? low : 'word'}` }, text.length === 1 ? text.toUpperCase() : text);
+  }
+  if (LIGHT.has(text) || DARK.has(text)) {
+    return el('span', { class: `piece ${LIGHT.has(text) ? 'light' : 'dark'}`, 'aria-hidden': 'true' });
+  }
+  if (EMPTY.has(text)) return '';
+  return el('span', { class: 'cell-text' }, text);
+}
 
 function renderBoard(diagram, legal, last) {
   const board = $('board');
@@ -181,13 +322,16 @@ function renderBoard(diagram, legal, last) {
   const d = state.detail;
   board.dataset.plies = state.viewPly === null && catchingUp(d) ? state.shown : d.plies;
   board.dataset.status = catchingUp(d) ? 'live' : d.status;
-  board.dataset.board = rows.map((r) => r.join('')).join('\n');
+  board.dataset.board = rows.map((r) => r.join(diagram.text_cells ? ' ' : '')).join('\n');
   board.dataset.view = state.viewPly === null ? 'live' : String(state.viewPly);
+  board.classList.toggle('text-cells', diagram.text_cells);
   if (rows.length === 0) { board.hidden = true; return; }
   board.hidden = false;
   const cols = rows[0].length;
-  const cell = Math.max(22, Math.min(44, Math.floor((Math.min(window.innerWidth, 560) - 40) / cols)));
+  const room = Math.min($('board-wrap').clientWidth || window.innerWidth, 560) - 28;
+  const cell = Math.max(18, Math.min(44, Math.floor(room / cols)));
   board.style.setProperty('--cell', `${cell}px`);
+  const names = labels(d, diagram);
   const froms = new Map();
   for (const m of legal || []) {
     if (!m.from) continue;
@@ -198,40 +342,35 @@ function renderBoard(diagram, legal, last) {
   const pickedKey = state.picked ? state.picked.join(',') : null;
   const targets = new Map();
   for (const m of froms.get(pickedKey) || []) targets.set(m.to.join(','), m);
-  const lastCells = new Set((last || []).map((c) => c.join(',')));
+  const lastFrom = last && last.from ? last.from.join(',') : null;
+  const lastTo = new Set((last && last.to ? [last.to] : last && last.changed ? last.changed : []).map((c) => c.join(',')));
   rows.forEach((row, r) => {
-    const rank = rows.length - r;
-    const tr = el('tr', {}, el('th', { scope: 'row' }, `${rank}`));
+    const tr = el('tr', {}, el('th', { scope: 'row' }, names.row[r]));
     row.forEach((text, c) => {
       const key = `${r},${c}`;
-      const name = `${columnName(c)}${rank}`;
-      const label = `${name}: ${cellWord(text)}`;
-      let content;
-      if (LIGHT.has(text) || DARK.has(text)) {
-        content = el('span', { class: `piece ${LIGHT.has(text) ? 'light' : 'dark'}`, 'aria-hidden': 'true' });
-      } else if (EMPTY.has(text)) {
-        content = '';
-      } else {
-        content = el('span', { class: 'cell-text' }, text);
-      }
+      const label = `${squareName(names, [r, c])}: ${diagram.text_cells ? (text || 'empty') : cellWord(text)}`;
+      const content = pieceOf(diagram, text);
       const td = el('td', { role: 'gridcell', 'data-cell': key, 'aria-label': label });
       const playable = froms.has(key) || targets.has(key);
       if (legal && state.viewPly === null && (playable || state.picked)) {
-        const extra = targets.has(key) ? ` (move ${targets.get(key).name})` : froms.has(key) ? ' (can move)' : '';
+        const extra = targets.has(key) ? ` (move ${moveText(d, targets.get(key).name, true)})` : froms.has(key) ? ' (can move)' : '';
         td.append(el('button', { type: 'button', 'aria-label': label + extra, onclick: () => clickCell([r, c]) }, content));
       } else if (content !== '') {
         td.append(content);
       }
+      const camp = campOf(d, r, c, rows.length);
+      if (camp) td.classList.add(camp);
       if (froms.has(key) && !state.picked) td.classList.add('from');
       if (key === pickedKey) td.classList.add('picked');
       if (targets.has(key)) td.classList.add('target');
-      if (lastCells.has(key)) td.classList.add('last');
+      if (key === lastFrom) td.classList.add('last-from');
+      if (lastTo.has(key)) td.classList.add('last');
       tr.append(td);
     });
     board.append(tr);
   });
   const foot = el('tr', {}, el('th', {}));
-  for (let c = 0; c < cols; c++) foot.append(el('th', { scope: 'col' }, columnName(c)));
+  for (let c = 0; c < cols; c++) foot.append(el('th', { scope: 'col' }, names.col[c]));
   board.append(foot);
 }
 
@@ -263,12 +402,20 @@ async function sendMove(text) {
   loadDetail();
 }
 
+// The legal move typed as the board's squares ("c13-d12"), if there is one: its name.
+function moveOfSquares(d, text) {
+  const m = /^([a-z])(\d+)\s*[-–]\s*([a-z])(\d+)$/i.exec(text);
+  if (!m || !d || !d.legal) return null;
+  const names = labels(d, d.diagram);
+  const cell = (col, row) => `${names.row.indexOf(row)},${names.col.indexOf(col.toLowerCase())}`;
+  const [from, to] = [cell(m[1], m[2]), cell(m[3], m[4])];
+  const move = d.legal.find((l) => l.from && l.to && l.from.join(',') === from && l.to.join(',') === to);
+  return move ? move.name : null;
+}
+
 function moverName(d, m) {
   if (m.mover === null) return '';
-  const role = d.roles[m.mover];
-  if (d.source === 'page') return m.mover === d.us ? `${role} (engine)` : `${role} (you)`;
-  if (d.source === 'program') return m.mover === d.us ? `${role} (program)` : role;
-  return m.mover === d.us ? `${role} (us)` : role;
+  return roleName(d, m.mover);
 }
 
 // Alpha-beta's score or proven value; Monte-Carlo's win rate of the chosen move.
@@ -284,12 +431,13 @@ function renderMoves(d) {
   for (const m of d.moves) {
     const s = m.search;
     const view = el('button', { type: 'button', 'aria-label': `show the position after ply ${m.ply}`, onclick: () => viewAt(m.ply) }, `${m.ply}`);
-    const row = el('tr', { 'data-ply': m.ply },
-      el('td', {}, view), el('td', {}, moverName(d, m)), el('td', {}, m.text), el('td', {}, seconds(m.ms)),
+    const line = s ? s.pv.map((p) => moveText(d, p, true)) : [];
+    const row = el('tr', { 'data-ply': m.ply, 'data-move': m.text },
+      el('td', {}, view), el('td', { class: 'who' }, moverName(d, m)), el('td', { class: 'move' }, moveText(d, m.text)), el('td', {}, seconds(m.ms)),
       el('td', {}, s ? `${s.depth}` : ''), el('td', {}, scoreText(s)),
       el('td', {}, s ? s.nodes.toLocaleString('en') : ''),
       el('td', {}, s ? s.nodes_per_second.toLocaleString('en') : ''),
-      el('td', { class: 'pv', title: s ? s.pv.join(' ') : '' }, s ? pvText(s.pv) : ''));
+      el('td', { class: 'pv', title: line.join(' ') }, pvText(line)));
     if (m.ply === state.viewPly) row.classList.add('viewing');
     body.append(row);
   }
@@ -307,33 +455,65 @@ function pvText(pv) {
   return pv.length > 6 ? `${pv.slice(0, 6).join(' ')} … (${pv.length})` : pv.join(' ');
 }
 
+// The engine's view of the game after each of its moves: alpha-beta's score (a proven
+// win or loss drawn at the edge), or Monte-Carlo's win rate.
 function renderPlot(d) {
   const plot = $('plot');
   plot.replaceChildren();
-  const W = 400, H = 120, PAD = 24;
-  const cap = 1000;
-  // A Monte-Carlo win rate is drawn from -100 (0%) to +100 (100%).
-  const points = d.moves.filter((m) => m.search).map((m) => {
+  const searched = d.moves.filter((m) => m.search);
+  // The program's game: its moves are searched by the program, which reports nothing.
+  const none = d.source === 'program' || (d.status !== 'live' && searched.length === 0);
+  $('plot-section').hidden = none;
+  if (none) return;
+  const mcts = searched.some((m) => m.search.win_rate !== null);
+  const W = 420, H = 170, LEFT = 58, RIGHT = 12, TOP = 12, BOTTOM = 34;
+  const proven = searched.some((m) => m.search.proven);
+  const points = searched.map((m) => {
     const s = m.search;
-    const value = s.win_rate !== null ? Math.round(200 * s.win_rate - 100) : s.score;
-    let v = s.proven === 'win' ? cap : s.proven === 'loss' ? -cap : s.proven === 'draw' ? 0 : value;
-    v = Math.max(-cap, Math.min(cap, v));
+    let v = mcts ? Math.round(200 * s.win_rate - 100) : s.score;
+    if (s.proven) v = s.proven === 'win' ? Infinity : s.proven === 'loss' ? -Infinity : 0;
     return [m.ply, v];
   });
+  const finite = points.map((p) => Math.abs(p[1])).filter((v) => Number.isFinite(v));
+  const top = mcts ? 100 : Math.max(100, ...finite);
+  // Proven results sit on the edge lines, beyond any score.
+  const edge = proven && !mcts ? top * 1.4 : top;
   const maxPly = Math.max(2, d.plies);
-  const top = Math.max(100, ...points.map((p) => Math.abs(p[1])));
-  const x = (ply) => PAD + (ply / maxPly) * (W - 2 * PAD);
-  const y = (v) => H / 2 - (v / top) * (H / 2 - 10);
-  plot.append(svg('line', { class: 'axis', x1: PAD, y1: H / 2, x2: W - PAD, y2: H / 2 }));
-  plot.append(svg('line', { class: 'axis', x1: PAD, y1: 6, x2: PAD, y2: H - 6 }));
-  const label = (text, tx, ty) => { const t = svg('text', { x: tx, y: ty }); t.textContent = text; plot.append(t); };
-  label(`+${top}`, 2, 12); label(`-${top}`, 2, H - 2); label('0', 12, H / 2 + 3); label(`ply ${maxPly}`, W - PAD - 30, H / 2 + 12);
+  const x = (ply) => LEFT + (ply / maxPly) * (W - LEFT - RIGHT);
+  const y = (v) => TOP + (1 - (Math.max(-edge, Math.min(edge, v)) + edge) / (2 * edge)) * (H - TOP - BOTTOM);
+  plot.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  plot.append(svg('line', { class: 'axis', x1: LEFT, y1: y(0), x2: W - RIGHT, y2: y(0) }));
+  plot.append(svg('line', { class: 'axis', x1: LEFT, y1: TOP, x2: LEFT, y2: H - BOTTOM }));
+  const label = (text, tx, ty, anchor, extra) => {
+    const t = svg('text', { x: tx, y: ty, 'text-anchor': anchor, ...(extra || {}) });
+    t.textContent = text;
+    plot.append(t);
+  };
+  const tick = mcts ? ['100%', '50%', '0%'] : [`+${top}`, '0', `−${top}`];
+  label(tick[0], LEFT - 5, y(top) + 4, 'end');
+  label(tick[1], LEFT - 5, y(0) + 4, 'end');
+  label(tick[2], LEFT - 5, y(-top) + 4, 'end');
+  if (proven && !mcts) {
+    label('won', LEFT - 5, y(edge) + 4, 'end');
+    label('lost', LEFT - 5, y(-edge) + 4, 'end');
+  }
+  label('ply 0', LEFT, H - BOTTOM + 14, 'start');
+  label(`ply ${maxPly}`, W - RIGHT, H - BOTTOM + 14, 'end');
+  label('ply (moves played)', (LEFT + W - RIGHT) / 2, H - 4, 'middle', { class: 'axis-title' });
+  const yTitle = mcts ? 'win rate' : 'evaluation';
+  label(yTitle, 12, (TOP + H - BOTTOM) / 2, 'middle', { class: 'axis-title', transform: `rotate(-90 12 ${(TOP + H - BOTTOM) / 2})` });
   if (points.length > 0) {
     plot.append(svg('polyline', { class: 'line', points: points.map(([p, v]) => `${x(p)},${y(v)}`).join(' ') }));
     for (const [p, v] of points) plot.append(svg('circle', { class: 'dot', cx: x(p), cy: y(v), r: 2.5 }));
   }
+  const who = d.source === 'controller' ? `our ${d.model}` : `the ${d.model}`;
+  $('plot-title').textContent = `${capital(who)}'s evaluation, its own view`;
+  $('plot-caption').textContent = mcts
+    ? `Monte-Carlo search: the chosen move's win rate for ${d.roles[d.us]}, 0–100% (50%: even).`
+    : `Alpha-beta search: the score for ${d.roles[d.us]} in the evaluation's units; above 0 it thinks it is ahead.`
+      + (proven ? ' A proven win or loss is drawn on the top or bottom line.' : '');
   plot.setAttribute('aria-label', points.length === 0 ? 'No search scores yet'
-    : `The engine's score after each of its ${points.length} moves; the last is ${points[points.length - 1][1]}`);
+    : `${$('plot-title').textContent} after each of its ${points.length} moves; the last is ${scoreText(searched[searched.length - 1].search)}`);
 }
 
 function viewAt(ply) {
@@ -343,42 +523,91 @@ function viewAt(ply) {
   renderDetail(d);
 }
 
+// Whose turn it is, said to the person: 'you', 'engine', 'program', 'match' (a
+// controller's), 'over' or 'lost'.
+function turnOf(d) {
+  if (state.lost) return 'lost';
+  if (d.status !== 'live' && !catchingUp(d)) return 'over';
+  if (catchingUp(d)) return 'replay';
+  if (d.source === 'controller') return 'match';
+  if (d.legal) return 'you';
+  return d.source === 'page' ? 'engine' : 'program';
+}
+
 function statusText(d) {
   const last = catchingUp(d) ? moveAt(d, state.shown) : d.moves[d.moves.length - 1];
-  const said = last ? `Ply ${last.ply}: ${moverName(d, last) || 'all'} played ${last.text}. ` : '';
-  if (catchingUp(d)) return said;
-  if (d.status !== 'live') return `${said}Game over: ${resultText(d)}.`;
-  if (d.source === 'page') return said + (d.legal ? 'Your move.' : 'The engine is thinking…');
-  if (d.source === 'program') return said + (d.legal ? 'Your move.' : 'The program\'s move, or waiting for a command.');
-  return said || 'Waiting for the first move.';
+  const said = last ? `Ply ${last.ply}: ${moverName(d, last) || 'all'} played ${moveText(d, last.text)}. ` : '';
+  const turn = turnOf(d);
+  const seat = d.plies % 2;
+  switch (turn) {
+    case 'lost': return `${said}The connection to the server is lost: it has stopped (or the program quit). This is the last position it sent.`;
+    case 'over': return `${said}Game over: ${outcomeText(d)}.`;
+    case 'replay': return said;
+    case 'you': return `${said}${capital(d.roles[seat])} (you) to move: your move.`;
+    case 'engine': return `${said}${roleName(d, seat)} is thinking…`;
+    case 'program': return `${said}${capital(d.roles[seat])} to move: the program plays it, or it waits for a command typed there.`;
+    default: {
+      if (!last) return 'Waiting for the first move.';
+      if (last.mover === null || d.roles.length !== 2) return `${said}Waiting for the next moves.`;
+      return `${said}${roleName(d, 1 - last.mover)} to move.`;
+    }
+  }
+}
+
+// Who plays each side, and how: for the line under the title.
+function playersText(d) {
+  const how = (i) => {
+    const p = playerOf(d, i);
+    if (p === 'you') return d.source === 'program' ? 'you (typed in the program, or here)' : 'you';
+    if (p === 'engine') return `the engine (alpha-beta, ${seconds(d.play_clock_ms)} a move)`;
+    if (p === 'program') return 'the program (its own search)';
+    if (p === 'us') return `this player (the ${d.model === 'reasoner' ? 'reasoner: Monte-Carlo search on the rules' : 'engine'})`;
+    return 'the controller\'s other player';
+  };
+  return d.roles.map((r, i) => `${capital(r)}: ${how(i)}`).join(' · ');
 }
 
 function renderDetail(previous) {
   const d = state.detail;
   if (!d) return;
   $('match-title').textContent = `#${d.id} ${d.game} ${d.size}`.trim();
-  const clocks = d.source === 'page' ? `engine thinks ${seconds(d.play_clock_ms)}`
-    : d.source === 'program' ? 'moves typed in the program or made here'
-      : `start clock ${seconds(d.start_clock_ms)}, play clock ${seconds(d.play_clock_ms)}`;
-  $('match-info').textContent = `${rolesText(d)} · ${d.match_id} · ${clocks} · played by the ${d.model} · ${resultText(d)}`;
+  const clocks = d.source === 'controller' ? ` · start clock ${seconds(d.start_clock_ms)}, play clock ${seconds(d.play_clock_ms)}` : '';
+  $('match-info').textContent = `${playersText(d)}${clocks}`;
+  $('match-id').textContent = d.source === 'controller' ? `Match id: ${d.match_id}` : '';
   const viewing = state.viewPly === null ? null : d.moves.find((m) => m.ply === state.viewPly);
   if (state.viewPly !== null && !viewing) state.viewPly = null;
   const live = catchingUp(d) ? moveAt(d, state.shown) : null;
   const diagram = viewing ? viewing.diagram : live ? live.diagram : d.diagram;
   const lastMove = viewing || live || d.moves[d.moves.length - 1];
-  const before = lastMove ? (d.moves.find((m) => m.ply === lastMove.ply - 1) || null) : null;
-  renderBoard(diagram, state.viewPly === null && !live ? d.legal : null, changedCells(before ? before.diagram : null, lastMove ? lastMove.diagram : null));
-  $('notes').textContent = diagram.notes.join('\n');
+  let last = null;
+  if (lastMove) {
+    last = moveCells(d, lastMove.text, diagram.rows.length);
+    if (!last) {
+      const before = d.moves.find((m) => m.ply === lastMove.ply - 1) || null;
+      last = { changed: changedCells(before ? before.diagram : null, lastMove.diagram) };
+    }
+  }
+  const playable = state.viewPly === null && !live && !state.lost ? d.legal : null;
+  renderBoard(diagram, playable, last);
+  // The game's own line on who is to move is the status line's job once the game is over.
+  const over = d.status !== 'live' && state.viewPly === null && !live;
+  $('notes').textContent = diagram.notes.filter((n) => !(over && /to move|next move/i.test(n))).join('\n');
   $('live-button').hidden = state.viewPly === null;
-  const playing = d.source !== 'controller' && d.status === 'live';
+  const playing = d.source !== 'controller' && d.status === 'live' && !state.lost;
   $('play-controls').hidden = !playing;
   $('resign').disabled = !playing;
   $('resign').hidden = d.source !== 'page';
+  // The box takes a move as the board's squares or in the game's notation.
+  const squares = (m) => (m.from && m.to ? moveText(d, m.name, true).replace('–', '-') : m.name);
   const list = $('legal-moves');
-  list.replaceChildren(...[...new Set((d.legal || []).map((m) => m.name))].map((name) => el('option', { value: name })));
+  list.replaceChildren(...[...new Set((d.legal || []).map(squares))].map((name) => el('option', { value: name })));
   renderMoves(d);
   renderPlot(d);
+  const offered = state.offers.some((o) => o.name === d.game);
+  $('new-game-button').hidden = !offered || d.source === 'program';
+  $('new-game-button').textContent = `New game of ${d.game} against the engine`;
   const text = statusText(d);
+  $('board').dataset.turn = turnOf(d);
   if (!previous || previous.version !== d.version || $('status').textContent !== text) $('status').textContent = text;
 }
 
@@ -395,8 +624,11 @@ function fillOffer() {
   const offer = state.offers.find((o) => o.name === $('game').value);
   if (!offer) return;
   $('size').value = offer.default_size;
+  $('size').closest('label').hidden = !/[-,]|WIDTH/.test(offer.sizes);
   $('sizes').textContent = `${offer.about}. Sizes: ${offer.sizes}.`;
   $('variant').replaceChildren(...offer.variants.map((v) => el('option', { value: v }, v)));
+  // One set of rules: nothing to choose.
+  $('variant').closest('label').hidden = offer.variants.length < 2;
   $('side').replaceChildren(...offer.sides.map((s) => el('option', { value: s }, s)));
 }
 
@@ -406,10 +638,11 @@ async function loadOffers() {
   } catch (e) { $('form-error').textContent = e.message; return; }
   $('game').replaceChildren(...state.offers.map((o) => el('option', { value: o.name }, o.name)));
   fillOffer();
+  if (state.detail) renderDetail(state.detail);
 }
 
 async function startGame(event) {
-  event.preventDefault();
+  if (event) event.preventDefault();
   $('form-error').textContent = '';
   const think = Math.round(Number($('think').value) * 1000);
   try {
@@ -421,21 +654,46 @@ async function startGame(event) {
     loadList();
   } catch (e) {
     $('form-error').textContent = e.message;
+    $('move-error').textContent = e.message;
   }
+}
+
+// "New game" beside a match: a page game of the same game and size, the person on the
+// side they played (or the side the form has, for a controller's match).
+function newGameLike(d) {
+  $('game').value = d.game;
+  fillOffer();
+  if (d.size) $('size').value = d.size;
+  if (d.source === 'page') $('side').value = d.roles[1 - d.us];
+  startGame(null);
 }
 
 // ---- live updates ----
 
 function connect() {
   const events = new EventSource('/api/events');
-  events.addEventListener('hello', () => { $('conn').textContent = 'live'; loadList(); loadDetail(); });
+  events.addEventListener('hello', () => {
+    $('conn').textContent = 'live';
+    state.lost = false;
+    loadList();
+    loadDetail();
+  });
   events.addEventListener('change', (e) => {
     const change = JSON.parse(e.data);
     scheduleList();
     if (change.id === state.selected && (!state.detail || state.detail.version < change.version)) loadDetail();
   });
   events.addEventListener('lagged', () => { loadList(); loadDetail(); });
-  events.onerror = () => { $('conn').textContent = 'reconnecting…'; };
+  events.onerror = () => {
+    $('conn').textContent = 'disconnected: retrying…';
+    state.lost = true;
+    if (state.detail) renderDetail(null);
+  };
+}
+
+function openFromHash() {
+  const m = /^#match=(\d+)$/.exec(location.hash);
+  if (m && Number(m[1]) !== state.selected) select(Number(m[1]));
 }
 
 function init() {
@@ -444,16 +702,21 @@ function init() {
   $('move-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const text = $('move-input').value.trim();
-    if (text) sendMove(text);
+    if (text) sendMove(moveOfSquares(state.detail, text) || text);
   });
   $('resign').addEventListener('click', async () => {
     try { await post(`/api/games/${state.detail.id}/resign`, {}); } catch (e) { $('move-error').textContent = e.message; }
     loadDetail();
   });
-  $('new-game-button').addEventListener('click', () => { $('game').focus(); });
+  $('new-game-button').addEventListener('click', () => { if (state.detail) newGameLike(state.detail); });
   $('live-button').addEventListener('click', () => viewAt(state.detail.plies));
-  const m = /^#match=(\d+)$/.exec(location.hash);
-  if (m) select(Number(m[1]));
+  window.addEventListener('hashchange', openFromHash);
+  let resized = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => { if (state.detail) renderDetail(state.detail); }, 100);
+  });
+  openFromHash();
   loadOffers();
   loadList();
   connect();

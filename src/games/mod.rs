@@ -39,6 +39,9 @@ pub trait GameSpec: 'static {
     const VARIANTS: &'static [&'static str];
     /// The players' names, the one that moves first from the start first.
     const SIDES: [&'static str; 2];
+    /// A toy game that exists for the tests: left out of what is offered to people (the
+    /// page's games) unless they ask for test games.
+    const TEST_GAME: bool = false;
     /// The evaluation `bench` uses unless told otherwise (fixed, so that node counts stay
     /// comparable between versions).
     const BENCH_EVALUATION: &'static str;
@@ -199,6 +202,16 @@ macro_rules! registry {
             vec![$((<$spec as GameSpec>::NAME, <$spec as GameSpec>::ABOUT)),*]
         }
 
+        /// The names of the games offered to people: every game but the test games,
+        /// unless `include_test_games`.
+        pub fn offered(include_test_games: bool) -> Vec<&'static str> {
+            let mut names = Vec::new();
+            $(if include_test_games || !<$spec as GameSpec>::TEST_GAME {
+                names.push(<$spec as GameSpec>::NAME);
+            })*
+            names
+        }
+
         /// Runs `tool` on the game called `name`.
         pub fn dispatch<T: Tool>(name: &str, tool: T) -> Result<T::Output, UnknownGame> {
             $(
@@ -236,11 +249,6 @@ macro_rules! registry {
                 }
             )*
             None
-        }
-
-        /// Runs `tool` on every registered game, in order.
-        pub fn dispatch_all<T: Tool + Clone>(tool: T) -> Vec<T::Output> {
-            vec![$(tool.clone().run::<$spec>()),*]
         }
     };
 }

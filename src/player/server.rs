@@ -105,6 +105,8 @@ pub struct ServeConfig {
     pub max_matches: usize,
     /// Host names, besides this machine's own, under which the page may be opened.
     pub allow_hosts: Vec<String>,
+    /// Offer the test games (`walk`) on the page too.
+    pub include_test_games: bool,
 }
 
 impl Default for ServeConfig {
@@ -122,6 +124,7 @@ impl Default for ServeConfig {
             name: DEFAULT_NAME.to_owned(),
             max_matches: DEFAULT_MAX_MATCHES,
             allow_hosts: Vec::new(),
+            include_test_games: false,
         }
     }
 }
@@ -213,7 +216,7 @@ pub async fn serve(
     if !is_valid_name(&config.name) {
         return Err(ServeError::BadName(config.name));
     }
-    let site = Site::new().map_err(ServeError::Threads)?;
+    let site = Site::with_test_games(config.include_test_games).map_err(ServeError::Threads)?;
     let player = Player::new(config.player_config()).with_observer(site.store.clone());
     let addr = listener
         .local_addr()

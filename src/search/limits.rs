@@ -19,6 +19,9 @@ pub struct Limits {
     pub max_depth: u32,
     /// Do not start a new iteration after this instant.
     pub soft_deadline: Option<Instant>,
+    /// Do not start a new iteration once this is true: a mark on a clock other than the
+    /// wall's (the process's CPU time, say), raised by another thread.
+    pub soft_stop: Option<Arc<AtomicBool>>,
     /// Abort the running iteration at this instant.
     pub hard_deadline: Option<Instant>,
     /// Abort as soon as this becomes true (set by another thread).
@@ -40,6 +43,7 @@ impl Default for Limits {
         Limits {
             max_depth: MAX_DEPTH,
             soft_deadline: None,
+            soft_stop: None,
             hard_deadline: None,
             stop: None,
             max_nodes: None,
@@ -104,7 +108,12 @@ impl Limits {
     }
 
     pub(super) fn may_start_iteration(&self) -> bool {
-        !self.must_abort() && self.soft_deadline.is_none_or(|d| Instant::now() < d)
+        !self.must_abort()
+            && self.soft_deadline.is_none_or(|d| Instant::now() < d)
+            && !self
+                .soft_stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 

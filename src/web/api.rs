@@ -127,8 +127,8 @@ pub async fn detail(State(site): State<Arc<Site>>, Path(id): Path<String>) -> Ap
     Ok(Json(v).into_response())
 }
 
-pub async fn game_offers() -> Json<Value> {
-    Json(json!({ "games": offers() }))
+pub async fn game_offers(State(site): State<Arc<Site>>) -> Json<Value> {
+    Json(json!({ "games": offers(site.page_games.include_test_games) }))
 }
 
 /// Refuses a change that is not JSON, or is larger than the API takes.

@@ -2,9 +2,12 @@
 //! page can draw: the longest run of lines with the same number of cells (single
 //! characters, or words when the line has spaces) is the board; the other lines are
 //! notes (who is to move). Works for any game whose diagram is a grid of cells, without
-//! naming one.
+//! naming one. A GDL state's facts are read by [`super::facts`]: a grid from its
+//! `(cell x y v)`-like facts, the rest a list.
 
 use serde::Serialize;
+
+use super::facts;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagram {
@@ -12,6 +15,12 @@ pub struct Diagram {
     pub rows: Vec<Vec<String>>,
     /// Every line that is not part of the grid.
     pub notes: Vec<String>,
+    /// The labels of the rows (top first) and columns when the position names them (a
+    /// GDL state's coordinates); empty for the page's own (a, b, … and 1, 2, … up).
+    pub row_labels: Vec<String>,
+    pub col_labels: Vec<String>,
+    /// Whether the cells are words to write (a GDL state's values) rather than pieces.
+    pub text_cells: bool,
 }
 
 /// A grid cell: row from the top, column from the left.
@@ -46,6 +55,9 @@ fn cells(line: &str) -> Vec<String> {
 impl Diagram {
     pub fn parse(text: &str) -> Diagram {
         let lines: Vec<&str> = text.lines().collect();
+        if facts::all_facts(&lines) {
+            return Diagram::of_facts(&lines);
+        }
         let widths: Vec<(usize, bool)> =
             lines.iter().map(|l| (cells(l).len(), spaced(l))).collect();
         // The longest run of at least two lines of equal width (two cells or more), all
@@ -67,7 +79,33 @@ impl Diagram {
             .filter(|&(i, l)| !(best.0..best.1).contains(&i) && !l.trim().is_empty())
             .map(|(_, l)| l.trim().to_owned())
             .collect();
-        Diagram { rows, notes }
+        Diagram {
+            rows,
+            notes,
+            row_labels: Vec::new(),
+            col_labels: Vec::new(),
+            text_cells: false,
+        }
+    }
+
+    /// A GDL state: its grid if it has one, else its facts as notes.
+    fn of_facts(lines: &[&str]) -> Diagram {
+        match facts::grid(lines) {
+            Some(g) => Diagram {
+                rows: g.rows,
+                notes: g.rest,
+                row_labels: g.row_labels,
+                col_labels: g.col_labels,
+                text_cells: true,
+            },
+            None => Diagram {
+                rows: Vec::new(),
+                notes: lines.iter().map(|l| l.trim().to_owned()).collect(),
+                row_labels: Vec::new(),
+                col_labels: Vec::new(),
+                text_cells: true,
+            },
+        }
     }
 
     /// `WIDTHxHEIGHT` of the grid, or empty without one.
@@ -132,10 +170,14 @@ mod tests {
         let d = Diagram::parse("    b - b\n    - w -\nNext move: white (ply 3)");
         assert_eq!(d.rows, [["b", "-", "b"], ["-", "w", "-"]]);
         assert_eq!(d.notes, ["Next move: white (ply 3)"]);
-        let facts = Diagram::parse("(cell 1 1 b)\n(control white)");
+        let facts = Diagram::parse("(step 1)\n(control white)");
         assert!(facts.rows.is_empty());
         assert_eq!(facts.notes.len(), 2);
         assert_eq!(facts.size(), "");
+        let grid = Diagram::parse("(cell 1 1 x)\n(cell 1 2 b)\n(control white)");
+        assert_eq!(grid.rows, [[""], ["x"]]);
+        assert_eq!(grid.notes, ["(control white)"]);
+        assert!(grid.text_cells);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! live, and play the engine.
 //!
 //! - [`store`]: the matches and page games the page shows; it is the player's observer.
-//! - [`diagram`]: a position's text read as a grid.
+//! - [`diagram`]: a position's text read as a grid; [`facts`]: a GDL state's facts.
 //! - [`page_games`]: games against the engine started from the page, searched at the
 //!   least priority.
 //! - [`host`]: a game another program plays and shows here (`loa --display`).
@@ -16,6 +16,7 @@ pub mod api;
 pub mod assets;
 pub mod diagram;
 pub mod events;
+pub mod facts;
 pub mod host;
 pub mod page_games;
 pub mod store;
@@ -41,10 +42,16 @@ pub struct Site {
 }
 
 impl Site {
-    /// An empty site; starts the page games' search thread.
+    /// An empty site offering the games people play; starts the page games' search
+    /// thread.
     pub fn new() -> std::io::Result<Arc<Site>> {
+        Site::with_test_games(false)
+    }
+
+    /// [`Site::new`], offering the test games (`walk`) too when `include_test_games`.
+    pub fn with_test_games(include_test_games: bool) -> std::io::Result<Arc<Site>> {
         let store = Arc::new(Store::default());
-        let page_games = PageGames::new(Arc::clone(&store))?;
+        let page_games = PageGames::new(Arc::clone(&store), include_test_games)?;
         Ok(Arc::new(Site {
             store,
             page_games,

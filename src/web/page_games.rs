@@ -265,9 +265,10 @@ impl Tool for Offer {
     }
 }
 
-/// Every registered game, for the page's form.
-pub fn offers() -> Vec<GameOffer> {
-    games::NAMES
+/// The games offered to people (test games only when `include_test_games`), for the
+/// page's form.
+pub fn offers(include_test_games: bool) -> Vec<GameOffer> {
+    games::offered(include_test_games)
         .iter()
         .filter_map(|name| games::dispatch(name, Offer).ok())
         .collect()
@@ -308,13 +309,15 @@ type Job = Box<dyn FnOnce() + Send>;
 /// The page's games in progress and the thread that searches for them.
 pub struct PageGames {
     store: Arc<Store>,
+    /// Whether the test games (`walk`) are offered too.
+    pub include_test_games: bool,
     games: Mutex<HashMap<u64, PageGame>>,
     queue: Mutex<mpsc::Sender<Job>>,
 }
 
 impl PageGames {
     /// Starts the page's search thread, at the least priority.
-    pub fn new(store: Arc<Store>) -> std::io::Result<Arc<PageGames>> {
+    pub fn new(store: Arc<Store>, include_test_games: bool) -> std::io::Result<Arc<PageGames>> {
         let (queue, jobs) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("page-search".to_owned())
@@ -326,6 +329,7 @@ impl PageGames {
             })?;
         Ok(Arc::new(PageGames {
             store,
+            include_test_games,
             games: Mutex::default(),
             queue: Mutex::new(queue),
         }))
@@ -343,6 +347,14 @@ impl PageGames {
                 new.think.as_millis(),
                 MIN_THINK.as_millis(),
                 MAX_THINK.as_millis()
+            )));
+        }
+        let offered = games::offered(self.include_test_games);
+        if !offered.iter().any(|g| g.eq_ignore_ascii_case(&new.game)) {
+            return Err(PlayError::BadGame(format!(
+                "no game is called {:?} on this page: use {}",
+                new.game,
+                games::one_of(&offered)
             )));
         }
         let open = Open {
@@ -578,6 +590,17 @@ mod tests {
             "{}",
             g.board()
         );
+    }
+
+    #[test]
+    fn the_test_game_is_offered_only_when_asked_for() {
+        let names = |all: Vec<GameOffer>| all.iter().map(|o| o.name).collect::<Vec<_>>();
+        let people = names(offers(false));
+        assert!(!people.contains(&"walk"), "{people:?}");
+        for game in ["breakthrough", "loa6", "loa8", "ataxx", "halma"] {
+            assert!(people.contains(&game), "{game} in {people:?}");
+        }
+        assert!(names(offers(true)).contains(&"walk"));
     }
 
     #[test]

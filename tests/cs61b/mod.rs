@@ -291,3 +291,46 @@ fn the_harness_fails_a_program_that_does_not_move_in_time() {
     let failure = run.failure.expect("nobody moves");
     assert!(failure.contains("time limit"), "{failure}");
 }
+
+/// `loa --display` with input that ends without a final newline, or ends after a game
+/// between AIs: the program exits 0 at the end of its input, as it does without
+/// `--display`, instead of waiting for the page forever.
+#[test]
+fn the_display_ends_with_its_input() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    for (input, expected) in [
+        ("dump", "Next move: black"),
+        ("auto white\nauto black", "wins."),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
+            .args(["--display", "--port", "0"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        // A hang shows as no exit within a minute (a game between AIs takes seconds).
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > std::time::Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{input:?}: still running after its input ended");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+        assert!(status.success(), "{input:?}: {status}");
+        assert!(out.contains(expected), "{input:?}: {out}");
+    }
+}

@@ -23,6 +23,9 @@ const FULL_CAMP_WAY: i32 = 60;
 /// (and charged as CPU time) as the search fills them.
 const TABLE_MB_PER_SECOND: f64 = 32.0;
 const TABLE_MB_MAX: usize = 128;
+/// With the CPU clock: no new iteration once the wall clock has run this many times the
+/// CPU budget left (a guard against a hung machine, not the budget itself).
+const WALL_GUARD: f64 = 3.0;
 
 /// What one run played, for the report on stderr.
 #[derive(Clone, Debug)]
@@ -103,6 +106,11 @@ pub fn play(dir: &Path) -> Result<Played, String> {
 /// Searches `position` within `b` (marks on the CPU clock, `used` of it gone; by the
 /// wall clock instead when the CPU clock cannot be read, which a single search thread
 /// can only outlast). Returns the move, the depth and the nodes.
+///
+/// Both marks are read on the CPU clock, the one the course charges: on a loaded machine
+/// a CPU second takes longer than a wall second, and a wall-clock mark would leave much
+/// of the budget unspent. The wall clock only guards against a machine so starved that
+/// the search hardly runs: no new iteration after [`WALL_GUARD`] times the budget left.
 fn searched(
     position: &Halma,
     b: Budget,
@@ -111,18 +119,22 @@ fn searched(
     earlier: &[u64],
 ) -> (Option<Move>, u32, u64) {
     let now = Instant::now();
-    let watch = if cpu_clock {
-        CpuLimit::start(b.hard)
+    let (hard, soft) = if cpu_clock {
+        (CpuLimit::start(b.hard), CpuLimit::start(b.soft))
     } else {
-        None
+        (None, None)
     };
-    let mut limits = Limits {
-        soft_deadline: Some(now + b.soft.saturating_sub(used)),
-        ..Limits::default()
-    };
-    match &watch {
-        Some(w) => limits = limits.with_stop(w.flag()),
-        None => limits.hard_deadline = Some(now + b.hard.saturating_sub(used)),
+    let mut limits = Limits::default();
+    match (&hard, &soft) {
+        (Some(hard), Some(soft)) => {
+            limits = limits.with_stop(hard.flag());
+            limits.soft_stop = Some(soft.flag());
+            limits.soft_deadline = Some(now + b.hard.saturating_sub(used).mul_f64(WALL_GUARD));
+        }
+        _ => {
+            limits.soft_deadline = Some(now + b.soft.saturating_sub(used));
+            limits.hard_deadline = Some(now + b.hard.saturating_sub(used));
+        }
     }
     let seconds = b.hard.saturating_sub(used).as_secs_f64();
     let mb = ((seconds * TABLE_MB_PER_SECOND) as usize).clamp(1, TABLE_MB_MAX);

@@ -45,6 +45,7 @@ impl GameSpec for WalkSpec {
     const DEFAULT_SIZE: &'static str = "40";
     const VARIANTS: &'static [&'static str] = &["free", "limit40"];
     const SIDES: [&'static str; 2] = ["white", "black"];
+    const TEST_GAME: bool = true;
     const BENCH_EVALUATION: &'static str = "mobility";
 
     fn start(size: &str, variant: &str) -> Result<Walk, String> {

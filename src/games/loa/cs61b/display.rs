@@ -34,6 +34,9 @@ pub struct Lines {
     from: mpsc::Receiver<Line>,
     line: Vec<u8>,
     at: usize,
+    /// The typed input has ended: every later read is at the end too. (The page keeps a
+    /// sender of its own, so the channel itself never says so.)
+    ended: bool,
 }
 
 impl Lines {
@@ -42,6 +45,7 @@ impl Lines {
             from,
             line: Vec::new(),
             at: 0,
+            ended: false,
         }
     }
 }
@@ -61,10 +65,13 @@ impl Read for Lines {
 
 impl BufRead for Lines {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.at == self.line.len() {
+        if self.at == self.line.len() && !self.ended {
             match self.from.recv() {
                 Ok(Line::Text(text)) => (self.line, self.at) = (text, 0),
-                Ok(Line::End) | Err(_) => (self.line, self.at) = (Vec::new(), 0),
+                Ok(Line::End) | Err(_) => {
+                    (self.line, self.at) = (Vec::new(), 0);
+                    self.ended = true;
+                }
             }
         }
         Ok(&self.line[self.at..])

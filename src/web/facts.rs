@@ -1,0 +1,132 @@
+//! A GDL state's facts (one per line, as the reasoner reports a game the engine does not
+//! know) read as a board: when some relation has three arguments, two of them whole
+//! numbers throughout (`(cell 1 3 x)`), those two are a cell's column and row and the
+//! third is what the cell holds. The other facts stay a list.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Values that mean an empty cell in the usual GDL games (`b` for blank in tic-tac-toe).
+const EMPTY_WORDS: [&str; 5] = ["b", "blank", "empty", "none", "e"];
+
+/// The grid read from facts: rows top first, the labels of its rows and columns, and the
+/// facts that are not part of it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FactGrid {
+    pub rows: Vec<Vec<String>>,
+    pub row_labels: Vec<String>,
+    pub col_labels: Vec<String>,
+    pub rest: Vec<String>,
+}
+
+/// A fact's relation and arguments, when it is flat: `(cell 1 3 x)`.
+fn flat(line: &str) -> Option<(&str, Vec<&str>)> {
+    let inner = line.trim().strip_prefix('(')?.strip_suffix(')')?;
+    if inner.contains(['(', ')']) {
+        return None;
+    }
+    let mut words = inner.split_whitespace();
+    Some((words.next()?, words.collect()))
+}
+
+/// Whether every line is a fact (the reasoner's board), and there is one.
+pub fn all_facts(lines: &[&str]) -> bool {
+    let mut facts = lines.iter().filter(|l| !l.trim().is_empty()).peekable();
+    facts.peek().is_some() && facts.all(|l| l.trim().starts_with('(') && l.trim().ends_with(')'))
+}
+
+/// The grid of `lines` (facts), or `None` when no relation is a grid's.
+pub fn grid(lines: &[&str]) -> Option<FactGrid> {
+    // Relation -> its facts' arguments, for those with three.
+    let mut by_relation: BTreeMap<&str, Vec<Vec<&str>>> = BTreeMap::new();
+    for line in lines {
+        if let Some((name, args)) = flat(line)
+            && args.len() == 3
+        {
+            by_relation.entry(name).or_default().push(args);
+        }
+    }
+    let number = |s: &str| s.parse::<i64>().ok();
+    // The relation with the most facts whose two coordinates are numbers throughout.
+    let (name, facts, coords) = by_relation
+        .into_iter()
+        .filter(|(_, facts)| facts.len() >= 2)
+        .filter_map(|(name, facts)| {
+            let numeric: Vec<usize> = (0..3)
+                .filter(|&i| facts.iter().all(|f| number(f[i]).is_some()))
+                .collect();
+            // Two coordinates; with three numbers, the first two.
+            (numeric.len() >= 2).then(|| (name, facts, [numeric[0], numeric[1]]))
+        })
+        .max_by_key(|(_, facts, _)| facts.len())?;
+    let value = (0..3).find(|i| !coords.contains(i)).unwrap_or(2);
+    let xs: BTreeSet<i64> = facts.iter().filter_map(|f| number(f[coords[0]])).collect();
+    let ys: BTreeSet<i64> = facts.iter().filter_map(|f| number(f[coords[1]])).collect();
+    // A sparse relation over a wide range is not a board.
+    let span = |s: &BTreeSet<i64>| s.last().unwrap_or(&0) - s.first().unwrap_or(&0) + 1;
+    let (width, height) = (span(&xs), span(&ys));
+    if !(1..=32).contains(&width) || !(1..=32).contains(&height) || width * height < 2 {
+        return None;
+    }
+    let (x0, y0) = (*xs.first()?, *ys.first()?);
+    let mut rows = vec![vec![String::new(); width as usize]; height as usize];
+    for f in &facts {
+        let (x, y) = (number(f[coords[0]])?, number(f[coords[1]])?);
+        let text = f[value];
+        // The highest row on top, as boards are drawn with their first rank at the bottom.
+        let row = (y0 + height - 1 - y) as usize;
+        if !EMPTY_WORDS.contains(&text.to_ascii_lowercase().as_str()) {
+            rows[row][(x - x0) as usize] = text.to_owned();
+        }
+    }
+    let row_labels = (0..height).rev().map(|i| (y0 + i).to_string()).collect();
+    let col_labels = (0..width).map(|i| (x0 + i).to_string()).collect();
+    let rest = lines
+        .iter()
+        .filter(|l| flat(l).is_none_or(|(n, a)| n != name || a.len() != 3))
+        .map(|l| l.trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect();
+    Some(FactGrid {
+        rows,
+        row_labels,
+        col_labels,
+        rest,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tic_tac_toe_s_cells_are_a_grid_of_marks() {
+        let facts = "(cell 1 1 x)\n(cell 1 2 b)\n(cell 1 3 b)\n(cell 2 1 b)\n(cell 2 2 o)\n\
+                     (cell 2 3 b)\n(cell 3 1 b)\n(cell 3 2 b)\n(cell 3 3 b)\n(control oplayer)";
+        let lines: Vec<&str> = facts.lines().collect();
+        assert!(all_facts(&lines));
+        let g = grid(&lines).unwrap();
+        // Column x, row y, the highest y on top.
+        assert_eq!(g.rows[2], ["x", "", ""]);
+        assert_eq!(g.rows[1], ["", "o", ""]);
+        assert_eq!(g.rows[0], ["", "", ""]);
+        assert_eq!(g.row_labels, ["3", "2", "1"]);
+        assert_eq!(g.col_labels, ["1", "2", "3"]);
+        assert_eq!(g.rest, ["(control oplayer)"]);
+    }
+
+    #[test]
+    fn a_sparse_board_has_its_empty_cells_and_other_facts_are_no_grid() {
+        // Connect four's discs only where they are, the value first.
+        let lines = [
+            "(disc red 1 1)",
+            "(disc yellow 2 1)",
+            "(disc red 1 2)",
+            "(turn red)",
+        ];
+        let g = grid(&lines).unwrap();
+        assert_eq!(g.rows, [["red", ""], ["red", "yellow"]]);
+        assert!(grid(&["(score a 1)", "(turn red)"]).is_none());
+        assert!(grid(&["(step 1)", "(control x)"]).is_none());
+        assert!(!all_facts(&["BB", ".."]));
+    }
+}
