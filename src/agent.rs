@@ -5,10 +5,10 @@ use std::fmt;
 use rand::seq::IndexedRandom;
 
 use crate::game::{self, Evaluator, Game, MoveBuffer};
-use crate::games::{GameSpec, evaluation};
 use crate::mcts::native::{Native, Turn};
 use crate::mcts::{Budget, Mcts};
 use crate::search::{self, Limits, Options, SearchResult, Table, minimax};
+use crate::spec::{GameSpec, evaluation};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum AgentKind {

@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use crate::game::Game;
-use crate::games::{GameSpec, evaluation};
 use crate::search::{self, Limits, Options, Table};
+use crate::spec::{GameSpec, evaluation};
 
 /// One searched bench position.
 pub struct BenchLine {

@@ -11,7 +11,6 @@ pub mod bench;
 pub mod game;
 pub mod games;
 pub mod gdl;
-pub mod interactive;
 pub mod mcts;
 pub mod memory;
 pub mod oneshot;
@@ -21,7 +20,8 @@ pub mod rng;
 pub mod search;
 pub mod selfplay;
 pub mod sexpr;
+pub mod solve;
+pub mod spec;
 #[cfg(test)]
 mod testing;
 pub mod web;
-pub mod workdir;

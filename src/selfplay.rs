@@ -18,9 +18,9 @@ use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{self, Game, MoveBuffer, Outcome};
-use crate::games::{GameSpec, evaluation, start};
 use crate::referee::stats::Wdl;
 use crate::search::{self, Limits, Options, Table};
+use crate::spec::{GameSpec, evaluation, start};
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct SelfplayConfig {

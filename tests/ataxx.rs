@@ -9,9 +9,9 @@ use ggp_player::game::{self, Game, Outcome};
 use ggp_player::games::ataxx::Ataxx;
 use ggp_player::games::ataxx::nus::PROTOCOL;
 use ggp_player::games::ataxx::spec::AtaxxSpec;
-use ggp_player::games::start;
 use ggp_player::referee::native::{self, Contestant};
 use ggp_player::referee::program::Program;
+use ggp_player::spec::start;
 
 fn ask(request: &str) -> Reply {
     ask_program(env!("CARGO_BIN_EXE_ataxx"), request)

@@ -3,6 +3,8 @@
 
 use std::process::{Command, Output};
 
+use crate::common::{free_port, rules_line};
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ggp-player"))
         .args(args)
@@ -831,15 +833,6 @@ fn match_and_tournament_play_a_gdl_file() {
     }
 }
 
-/// A port no one listens on now.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// One HTTP exchange with a player, reading the reply to the end (as the controllers do).
 fn exchange(port: u16, body: &str) -> std::io::Result<String> {
     use std::io::{Read, Write};
@@ -919,12 +912,7 @@ fn a_player_whose_log_nobody_reads_keeps_replying() {
         assert!(started.elapsed().as_secs() < 10, "the player did not start");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let rules = ggp_player::games::breakthrough::gdl::breakthrough_rules("5x5".parse().unwrap());
-    let rules: String = rules
-        .lines()
-        .map(|l| l.split(';').next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let rules = rules_line("5x5");
     let mut result = Ok(());
     for i in 0..40 {
         let start = exchange(port, &format!("(START m{i} white ({rules}) 5 1)"));
@@ -944,23 +932,31 @@ fn a_player_whose_log_nobody_reads_keeps_replying() {
     result.unwrap();
 }
 
-#[test]
-fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
-    use std::io::{BufRead, BufReader, Read};
-    use std::process::Stdio;
-    use std::time::Duration;
+/// A release-like player on a free port (one search thread, no pondering, a small
+/// table, `margin_ms`, and `env`), answering INFO: the process, its port, and its log
+/// (standard error) line by line.
+fn logged_player(
+    margin_ms: &str,
+    env: &[(&str, &str)],
+) -> (std::process::Child, u16, std::sync::mpsc::Receiver<String>) {
+    use std::io::{BufRead, BufReader};
     let port = free_port();
-    // Each move searches 1 s of its 3 s play clock.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
-        .args(["serve", "--port", &port.to_string(), "--margin-ms", "2000"])
+        .args([
+            "serve",
+            "--port",
+            &port.to_string(),
+            "--margin-ms",
+            margin_ms,
+        ])
         .args(["--threads", "1", "--no-ponder", "--hash-mb", "16"])
+        .envs(env.iter().copied())
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // The log, line by line, to know when the PLAY has been read.
     let (lines, log) = std::sync::mpsc::channel::<String>();
     let stderr = child.stderr.take().unwrap();
     std::thread::spawn(move || {
@@ -971,14 +967,18 @@ fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
     let started = std::time::Instant::now();
     while exchange(port, "( INFO )").is_err() {
         assert!(started.elapsed().as_secs() < 10, "the player did not start");
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let rules = ggp_player::games::breakthrough::gdl::breakthrough_rules("5x5".parse().unwrap());
-    let rules: String = rules
-        .lines()
-        .map(|l| l.split(';').next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join(" ");
+    (child, port, log)
+}
+
+#[test]
+fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
+    use std::io::Read;
+    use std::time::Duration;
+    // Each move searches 1 s of its 3 s play clock; the log tells when the PLAY is read.
+    let (mut child, port, log) = logged_player("2000", &[]);
+    let rules = rules_line("5x5");
     let start = exchange(port, &format!("(START t white ({rules}) 10 3)")).unwrap();
     assert!(start.ends_with("ready"), "{start}");
     // A client that connected but has not sent its request yet: closed at shutdown.
@@ -1041,42 +1041,9 @@ fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
 /// iteration's best move, and the log says which fallback was used.
 #[test]
 fn a_stalled_search_is_answered_with_its_last_iteration_s_move() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     use std::time::Duration;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
-        .args(["serve", "--port", &port.to_string(), "--margin-ms", "1000"])
-        .args(["--threads", "1", "--no-ponder", "--hash-mb", "16"])
-        .env("GGP_PLAYER_TEST_STALL_DEPTH", "1")
-        .env("RUST_LOG", "info")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (lines, log) = std::sync::mpsc::channel::<String>();
-    let stderr = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = lines.send(line);
-        }
-    });
-    let started = std::time::Instant::now();
-    while exchange(port, "( INFO )").is_err() {
-        assert!(started.elapsed().as_secs() < 10, "the player did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let rules = ggp_player::games::breakthrough::gdl::breakthrough_rules("8x8".parse().unwrap());
-    let rules: String = rules
-        .lines()
-        .map(|l| l.split(';').next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let (mut child, port, log) = logged_player("1000", &[("GGP_PLAYER_TEST_STALL_DEPTH", "1")]);
+    let rules = rules_line("8x8");
     let start = exchange(port, &format!("(START s white ({rules}) 10 3)")).unwrap();
     assert!(start.ends_with("ready"), "{start}");
     let reply = exchange(port, "(PLAY s NIL)").unwrap();

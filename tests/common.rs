@@ -102,11 +102,18 @@ pub struct Reply {
 /// framework did.
 #[allow(dead_code)]
 pub fn ask_program(program: &str, request: &str) -> Reply {
+    ask_program_with(program, request, &[])
+}
+
+/// [`ask_program`] with `env` added to the program's environment.
+#[allow(dead_code)]
+pub fn ask_program_with(program: &str, request: &str, env: &[(&str, &str)]) -> Reply {
     use std::io::Write;
     use std::process::{Command, Stdio};
     use std::time::Instant;
     let started = Instant::now();
     let mut child = Command::new(program)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -140,4 +147,34 @@ pub fn move_of_record(
         .map(|a| a.as_atom()?.parse().ok())
         .collect::<Option<_>>()?;
     board.find_move(*n.first()?, *n.get(1)?, *n.get(2)?, *n.get(3)?)
+}
+
+/// A port no one listens on now.
+#[allow(dead_code)]
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Our Breakthrough rules for `size` (e.g. "5x5") on one line, comments dropped, as a
+/// START message carries them.
+#[allow(dead_code)]
+pub fn rules_line(size: &str) -> String {
+    ggp_player::games::breakthrough::gdl::breakthrough_rules(size.parse().unwrap())
+        .lines()
+        .map(|l| l.split(';').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The controllers' match ids in a `GET /api/matches` answer, newest first.
+#[allow(dead_code)]
+pub fn match_ids(list: &serde_json::Value) -> Vec<&str> {
+    list["matches"]
+        .as_array()
+        .map(|all| all.iter().filter_map(|m| m["match_id"].as_str()).collect())
+        .unwrap_or_default()
 }

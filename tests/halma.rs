@@ -10,7 +10,8 @@ use ggp_player::game::{Game, Outcome};
 use ggp_player::games::halma::protocol::{EXAMPLES, Input, Mode};
 use ggp_player::games::halma::spec::HalmaSpec;
 use ggp_player::games::halma::{HOME, Halma, Side};
-use ggp_player::referee::native::{self, Contestant, Fault, Mover};
+use ggp_player::referee::mover::{Fault, Mover};
+use ggp_player::referee::native::{self, Contestant};
 
 /// A fresh, empty directory for one test.
 fn scratch(name: &str) -> PathBuf {

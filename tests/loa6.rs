@@ -11,9 +11,10 @@ use ggp_player::game::{self, Game, MoveBuffer, Outcome};
 use ggp_player::games::loa::Loa;
 use ggp_player::games::loa::nus::PROTOCOL;
 use ggp_player::games::loa::spec::Loa6;
-use ggp_player::games::start;
-use ggp_player::referee::native::{self, Contestant, Fault, Mover};
+use ggp_player::referee::mover::{Fault, Mover};
+use ggp_player::referee::native::{self, Contestant};
 use ggp_player::referee::program::Program;
+use ggp_player::spec::start;
 
 fn ask(request: &str) -> Reply {
     ask_program(env!("CARGO_BIN_EXE_loa6"), request)
@@ -240,36 +241,25 @@ fn a_request_is_answered_while_the_framework_keeps_the_pipe_open() {
 /// move the search published, never a move chosen without search.
 #[test]
 fn a_stalled_search_is_answered_with_the_move_it_published() {
-    use std::io::Write;
-    use std::process::Stdio;
     let request = move_request(&[".XXXX.", "O....O", "O....O", "O....O", "O....O", ".XXXX."]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_loa6"))
-        .env("GGP_PLAYER_TEST_STALL_DEPTH", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(request.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
+    let reply = crate::common::ask_program_with(
+        env!("CARGO_BIN_EXE_loa6"),
+        &request,
+        &[("GGP_PLAYER_TEST_STALL_DEPTH", "1")],
     );
-    assert!(out.status.success(), "{stderr}");
+    assert!(reply.success, "{}", reply.stderr);
     assert!(
-        stderr.contains("answering the best move it published (depth"),
-        "{stderr}"
+        reply
+            .stderr
+            .contains("answering the best move it published (depth"),
+        "{}",
+        reply.stderr
     );
     let rows: Vec<&str> = request.lines().skip(3).collect();
     let position = (PROTOCOL.read_board)(7, &rows).unwrap();
     assert!(
-        (PROTOCOL.read_move)(&position, stdout.trim()).is_some(),
-        "{stdout:?} is legal"
+        (PROTOCOL.read_move)(&position, reply.stdout.trim()).is_some(),
+        "{:?} is legal",
+        reply.stdout
     );
 }

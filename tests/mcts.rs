@@ -10,7 +10,6 @@ use ggp_player::game::Game;
 use ggp_player::games::breakthrough::gdl::breakthrough_rules;
 use ggp_player::games::breakthrough::spec::Breakthrough;
 use ggp_player::games::breakthrough::{Board, BoardSize};
-use ggp_player::games::start;
 use ggp_player::games::walk::spec::WalkSpec;
 use ggp_player::games::walk::{Graph, Node, Owner, Walk};
 use ggp_player::gdl::Gdl;
@@ -18,6 +17,7 @@ use ggp_player::mcts::native::{Native, Turn};
 use ggp_player::mcts::{Budget, Mcts};
 use ggp_player::referee::native::{self, Contestant};
 use ggp_player::search::Limits;
+use ggp_player::spec::start;
 
 fn iterations(n: u64) -> Budget<'static> {
     Budget {

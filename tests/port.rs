@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::common::{free_port, match_ids, rules_line};
+
 /// A `ggp-player serve` on a free port, killed when dropped.
 struct Served {
     child: Child,
@@ -20,14 +22,6 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// Starts the player with `extra` options and waits until it answers.
@@ -107,15 +101,6 @@ fn post(path: &str, headers: &str, body: &str, port: u16) -> String {
     .unwrap()
 }
 
-fn rules_5x5() -> String {
-    let rules = ggp_player::games::breakthrough::gdl::breakthrough_rules("5x5".parse().unwrap());
-    rules
-        .lines()
-        .map(|l| l.split(';').next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// A non-loopback address of this machine (the one its default route leaves from), if
 /// it has one.
 fn own_address() -> Option<IpAddr> {
@@ -129,7 +114,7 @@ fn own_address() -> Option<IpAddr> {
 fn another_site_and_another_host_name_are_refused_and_controllers_are_not() {
     let p = serve(&[]);
     let host = format!("Host: 127.0.0.1:{}\r\n", p.port);
-    let rules = rules_5x5();
+    let rules = rules_line("5x5");
     let start = format!("(START m1 white ({rules}) 10 5)");
 
     // Another site's page: refused before the body is read, on every route.
@@ -214,13 +199,7 @@ fn another_site_and_another_host_name_are_refused_and_controllers_are_not() {
         .unwrap();
         assert_eq!(status_of(&reply), 200, "{reply}");
         let list: Value = serde_json::from_str(body_of(&reply)).unwrap();
-        let ids: Vec<&str> = list["matches"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|m| m["match_id"].as_str())
-            .collect();
-        assert_eq!(ids, ["m1"], "only the controller's match");
+        assert_eq!(match_ids(&list), ["m1"], "only the controller's match");
     }
 }
 
@@ -258,7 +237,7 @@ fn http_edge_cases_get_their_exact_status_and_the_server_keeps_serving() {
 
     // HTTP/1.0 without Content-Length: the body cannot be delimited, so it is not read as
     // an empty INFO; an empty body that says so still is INFO.
-    let rules = rules_5x5();
+    let rules = rules_line("5x5");
     let reply = raw(
         "127.0.0.1",
         p.port,

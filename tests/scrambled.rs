@@ -12,12 +12,12 @@ use ggp_player::games::breakthrough::spec::Breakthrough;
 use ggp_player::games::breakthrough::terms::Terms;
 use ggp_player::games::breakthrough::verify::verify;
 use ggp_player::games::breakthrough::{Board, BoardSize, Variant};
-use ggp_player::games::ggp::Recognition;
 use ggp_player::gdl::Gdl;
 use ggp_player::player::engine::EngineSession;
 use ggp_player::player::session::{MatchSession, StartError};
 use ggp_player::player::start::open;
 use ggp_player::sexpr::Sexpr;
+use ggp_player::spec::ggp::Recognition;
 
 use crate::common::{reference_dir, scramble};
 

@@ -459,8 +459,7 @@ fn the_two_solvers_agree_under_both_rule_variants() {
     // are won; under the course's they are draws, so each solver needs both its proofs.
     for variant in ["standard", "course"] {
         for size in ["3x4", "4x4", "3x5", "2x6"] {
-            let board =
-                ggp_player::games::start::<Breakthrough>(Some(size), Some(variant)).unwrap();
+            let board = ggp_player::spec::start::<Breakthrough>(Some(size), Some(variant)).unwrap();
             let table = search::ProofTable::new(16);
             let alphabeta = search::solve(&board, &Limits::default(), &table, 1).value;
             assert!(alphabeta.is_some(), "{variant} {size}");
@@ -489,7 +488,7 @@ fn the_solvers_find_the_published_second_player_wins() {
     // Haugland's retrograde analysis of 5x5 and 3x7 as second-player wins too, and
     // 5x5 is Little Golem's (2006). Width first, as here.
     for size in ["5x4", "4x5", "5x5", "3x7"] {
-        let board = ggp_player::games::start::<Breakthrough>(Some(size), Some("standard")).unwrap();
+        let board = ggp_player::spec::start::<Breakthrough>(Some(size), Some("standard")).unwrap();
         let table = search::ProofTable::new(64);
         let alphabeta = search::solve(&board, &Limits::default(), &table, 2);
         assert_eq!(alphabeta.value, Some(Outcome::Loss), "alpha-beta, {size}");
@@ -508,7 +507,7 @@ fn the_solvers_find_the_published_second_player_wins() {
 fn a_position_s_mirror_image_is_answered_from_the_solver_s_table() {
     for variant in ["course", "standard"] {
         let mut board =
-            ggp_player::games::start::<Breakthrough>(Some("4x5"), Some(variant)).unwrap();
+            ggp_player::spec::start::<Breakthrough>(Some("4x5"), Some(variant)).unwrap();
         board.make(board.find_move(1, 2, 1, 3).unwrap());
         let mirror = board.mirrored();
         assert_ne!(mirror, board);
@@ -541,7 +540,7 @@ fn a_position_s_mirror_image_is_answered_from_the_solver_s_table() {
 fn the_alpha_beta_solver_reports_its_progress() {
     use std::sync::Mutex;
     // Course 5x5 is a draw: first "can white win?" fails, then "can it draw?" holds.
-    let board = ggp_player::games::start::<Breakthrough>(Some("5x5"), Some("course")).unwrap();
+    let board = ggp_player::spec::start::<Breakthrough>(Some("5x5"), Some("course")).unwrap();
     let seen = Mutex::new(Vec::new());
     let report = |p: &search::Progress| seen.lock().unwrap().push(p.clone());
     let reporting = search::Reporting {
@@ -596,7 +595,7 @@ fn the_alpha_beta_solver_reports_its_progress() {
 fn a_stopped_alpha_beta_solve_resumes_from_its_checkpoint() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-    let board = ggp_player::games::start::<Breakthrough>(Some("5x5"), Some("course")).unwrap();
+    let board = ggp_player::spec::start::<Breakthrough>(Some("5x5"), Some("course")).unwrap();
     let path = std::env::temp_dir().join(format!("ab-resume-{}.ckpt", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let checkpoint = search::Checkpoint {
@@ -687,7 +686,7 @@ fn a_stopped_alpha_beta_solve_resumes_from_its_checkpoint() {
 fn a_stopped_df_pn_solve_resumes_from_its_checkpoint() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-    let board = ggp_player::games::start::<Breakthrough>(Some("4x5"), Some("course")).unwrap();
+    let board = ggp_player::spec::start::<Breakthrough>(Some("4x5"), Some("course")).unwrap();
     let path = std::env::temp_dir().join(format!("dfpn-resume-{}.ckpt", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let checkpoint = search::Checkpoint {

@@ -14,7 +14,7 @@ use ggp_player::search::{self, Limits};
 use crate::search::{exhaustive_value as exhaustive, outcome_value as value_of};
 
 fn start(size: &str, variant: &str) -> Board {
-    ggp_player::games::start::<Breakthrough>(Some(size), Some(variant)).unwrap()
+    ggp_player::spec::start::<Breakthrough>(Some(size), Some(variant)).unwrap()
 }
 
 fn legal(board: &Board) -> Vec<Move> {

@@ -12,6 +12,7 @@ mod games;
 mod gdl;
 mod general;
 mod halma;
+mod layers;
 mod loa6;
 mod mcts;
 mod port;

@@ -924,8 +924,8 @@ async fn get_json(addr: &str, path: &str) -> (u16, Value) {
 /// result at STOP; reading changes nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_api_follows_a_controller_s_match() {
-    use ggp_player::games::GameSpec;
     use ggp_player::referee::client::exchange;
+    use ggp_player::spec::GameSpec;
     let (addr, _stop) = start_player(700).await;
     let rules: Vec<String> = Breakthrough::ggp_rules("3x5", "course")
         .unwrap()
@@ -1728,8 +1728,8 @@ async fn serve_foreign_page(html: String) -> String {
 /// page game through the API. None of it reaches the player.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_site_s_page_cannot_start_play_or_abort() {
-    use ggp_player::games::GameSpec;
     use ggp_player::referee::client::exchange;
+    use ggp_player::spec::GameSpec;
     let Some(_one) = browser_turn("web::another_site_s_page_cannot_start_play_or_abort").await
     else {
         return;
@@ -1793,14 +1793,8 @@ async fn another_site_s_page_cannot_start_play_or_abort() {
     );
 
     let (_, list) = get_json(&addr, "/api/matches").await;
-    let ids: Vec<&str> = list["matches"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|m| m["match_id"].as_str())
-        .collect();
     assert_eq!(
-        ids,
+        crate::common::match_ids(&list),
         ["TestMatch_1"],
         "nothing started from the other page: {list}"
     );

@@ -10,16 +10,16 @@ use std::time::Duration;
 
 use tracing::{error, warn};
 
-use super::observe::{SearchFigures, Snapshot};
 use super::session::{
     Fallback, JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
 };
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
-use crate::games::GameSpec;
-use crate::games::ggp::GgpRules;
 use crate::search::{BestSoFar, Limits, quick_move};
 use crate::sexpr::Sexpr;
+use crate::spec::GameSpec;
+use crate::spec::ggp::GgpRules;
+use crate::web::observe::{SearchFigures, Snapshot};
 
 /// What the player should do on a PLAY, once the joint move is applied.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use rand::seq::IndexedRandom;
 use tracing::warn;
 
-use super::observe::{SearchFigures, Snapshot};
 use super::session::{
     Fallback, JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
 };
@@ -23,6 +22,7 @@ use crate::gdl::{Analysis, Gdl, State, Term};
 use crate::mcts::Mcts;
 use crate::search::Limits;
 use crate::sexpr::Sexpr;
+use crate::web::observe::{SearchFigures, Snapshot};
 
 /// One match played by the reasoner.
 pub struct GeneralSession {

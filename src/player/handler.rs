@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 
 use tracing::{error, info, warn};
 
-use super::observe::Observer;
 use super::protocol::Request;
 use super::service::SearchService;
 use super::session::{MatchSession, MatchState, Ponder, Reply, StartError};
@@ -26,6 +25,7 @@ use super::start;
 use crate::agent::AgentConfig;
 use crate::search::clock;
 use crate::sexpr::Sexpr;
+use crate::web::observe::Observer;
 
 /// Default of [`PlayerConfig::max_matches`]: a 2-core machine plays a few matches at
 /// once well; more only share the same cores.

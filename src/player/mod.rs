@@ -8,7 +8,6 @@
 //! - [`general`]: a match of any game played by the reasoner (Monte-Carlo tree search):
 //!   rules no game's engine plays as sent.
 //! - [`service`]: the search threads (never a tokio worker) and their jobs.
-//! - [`observe`]: what the player reports about its matches to an observer (the page).
 //! - [`handler`]: the player: its matches and the reply to each message.
 //! - [`gate`]: who may use the port (another site's page may not; the page answers
 //!   only under this player's host names).
@@ -18,7 +17,6 @@ pub mod engine;
 pub mod gate;
 pub mod general;
 pub mod handler;
-pub mod observe;
 pub mod protocol;
 pub mod server;
 pub mod service;

@@ -613,3 +613,28 @@ fn error_reply(status: StatusCode, message: &str) -> Response {
     )
         .into_response()
 }
+
+/// Completes on Ctrl-C (or SIGTERM on Unix).
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => info!("Ctrl-C: stopping"),
+        () = terminate => info!("SIGTERM: stopping"),
+    }
+}

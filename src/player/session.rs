@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use super::observe::{SearchFigures, Snapshot};
 use crate::gdl::GdlError;
 use crate::search::Limits;
 use crate::sexpr::Sexpr;
+use crate::web::observe::{SearchFigures, Snapshot};
 
 /// Whether the session's position follows the match.
 #[derive(Clone, Debug, PartialEq, Eq)]

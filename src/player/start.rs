@@ -11,10 +11,11 @@ use super::engine::EngineSession;
 use super::general::GeneralSession;
 use super::session::{MatchSession, StartError};
 use crate::agent::AgentConfig;
-use crate::games::ggp::{GgpRules, Recognition};
-use crate::games::{self, GameSpec, Tool};
+use crate::games;
 use crate::gdl::{Gdl, GdlError};
 use crate::sexpr::Sexpr;
+use crate::spec::ggp::{GgpRules, Recognition};
+use crate::spec::{GameSpec, Tool};
 
 /// A new match from a START message's contents.
 pub fn open(

@@ -1,5 +1,5 @@
 //! A course program as a player the way USC CSCI-561's master program ran one
-//! ([`crate::workdir`]): for every move a fresh directory holding the input file, the
+//! ([`crate::spec::workdir`]): for every move a fresh directory holding the input file, the
 //! program started there through the shell, its move read from the output file. The
 //! CPU time it used (its threads and the children it waited for) is taken from its
 //! budget for the whole game, which the input file tells it; the files the protocol
@@ -17,10 +17,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::child_cpu::{self, Limits, Stopped};
-use super::native::{Fault, Mover};
+use super::mover::{Fault, Mover};
 use super::shell;
 use crate::game::Game;
-use crate::workdir::DirectoryProtocol;
+use crate::spec::workdir::DirectoryProtocol;
 
 /// The most of the output file and of the program's stderr read.
 const MAX_READ_BYTES: u64 = 64 * 1024;

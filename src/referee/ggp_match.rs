@@ -21,10 +21,10 @@ use super::ggp::{Clocks, classify, exchange_all, fault, log_faults, start_all, s
 use super::play_clock::PlayClock;
 use super::record::{FaultKind, MatchRecord};
 use crate::game::{self, Game, Outcome};
-use crate::games::ggp::GgpRules;
-use crate::games::{self, GameSpec};
 use crate::gdl::Gdl;
 use crate::sexpr::Sexpr;
+use crate::spec::ggp::GgpRules;
+use crate::spec::{self, GameSpec};
 
 /// Who plays one match of a two-role game, and under which clocks.
 #[derive(Clone, Debug)]
@@ -88,7 +88,7 @@ impl GgpGame {
                 S::NAME
             ));
         };
-        let start = games::start::<S>(Some(size), Some(variant))?;
+        let start = spec::start::<S>(Some(size), Some(variant))?;
         let rules = rules?;
         let judge = match S::ggp_notation(&rules) {
             Some(notation) => Judge::Engine(Arc::new(Engine { start, notation })),

@@ -1,5 +1,5 @@
 //! A course program that plays a whole game in one process as a referee's player,
-//! driven the way CS61B's harness drives two of them ([`crate::interactive`]): started at
+//! driven the way CS61B's harness drives two of them ([`crate::spec::interactive`]): started at
 //! its first move with the lines that give it its side, fed each of the other side's
 //! moves, timed from the line that asks for a move to the line that gives it, per move
 //! and over the game, as the harness timed it. A program that crashes, ends, prints too
@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::native::{Fault, Mover, forced_pass};
+use super::mover::{Fault, Mover, forced_pass};
 use super::shell;
 use crate::game::Game;
-use crate::interactive::InteractiveProtocol;
+use crate::spec::interactive::InteractiveProtocol;
 
 /// The longest output line kept: a move line is a few bytes, a board dump a few dozen.
 const MAX_LINE_BYTES: u64 = 4096;

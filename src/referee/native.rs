@@ -9,13 +9,14 @@ use std::time::{Duration, Instant};
 
 use super::dir_program::DirProgram;
 use super::interactive::Interactive;
+use super::mover::{Fault, Mover};
 use super::play_clock::PlayClock;
 use super::program::Program;
 use super::record::{self, FaultKind, MatchRecord};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
-use crate::games::{self, GameSpec};
 use crate::search::{Limits, clock};
+use crate::spec::{self, CourseProgram, GameSpec};
 
 /// Kept back from the play clock when an agent is told its deadline: what it takes to
 /// stop a search and hand back its move (a few milliseconds), with room for a busy
@@ -112,26 +113,6 @@ impl std::fmt::Display for Contestant {
     }
 }
 
-/// What the referee asks a contestant for.
-pub trait Mover<G: Game> {
-    /// The time this player has for a move when the match's clock is `play_clock`.
-    fn clock(&self, play_clock: Duration) -> Duration {
-        play_clock
-    }
-    /// What is left of this player's budget for the whole game, when it plays on one (a
-    /// course program charged its CPU time): at the ply cap, the side with more time
-    /// left wins.
-    fn time_left(&self) -> Option<Duration> {
-        None
-    }
-    /// A move for the side to move after `ply` plies, within [`Mover::clock`] from now;
-    /// `earlier` holds the positions played before (games that repeat).
-    fn next_move(&mut self, position: &G, ply: usize, earlier: &[u64]) -> Result<G::Move, Fault>;
-    /// The other side played `mv` in `position`: a player that keeps its own game (a
-    /// long-running program) hears of it here.
-    fn observe(&mut self, _position: &G, _mv: G::Move) {}
-}
-
 /// An agent told its deadline: the clock less its [`margin`].
 struct Timed<G: Game> {
     agent: Agent<G>,
@@ -162,29 +143,16 @@ pub fn mover<S: GameSpec>(
             agent: Agent::new::<S>(*config),
             play_clock,
         })),
-        Contestant::Program(command) => {
-            if let Some(protocol) = S::request_protocol() {
-                Ok(Box::new(Program::new(command, protocol)))
-            } else if let Some(protocol) = S::interactive_protocol() {
+        Contestant::Program(command) => match S::course_program() {
+            Some(CourseProgram::Request(protocol)) => Ok(Box::new(Program::new(command, protocol))),
+            Some(CourseProgram::Interactive(protocol)) => {
                 Ok(Box::new(Interactive::new(command, protocol)))
-            } else if let Some(protocol) = S::directory_protocol() {
-                Ok(Box::new(DirProgram::new(command, protocol, play_clock)))
-            } else {
-                Err(no_protocol::<S>())
             }
-        }
-    }
-}
-
-/// Whether course programs can play `S`.
-/// The pass a course's framework makes for a side whose only move is one (`is_pass`
-/// tells which): its protocols cannot write a pass, so the program is not asked.
-pub fn forced_pass<G: Game>(position: &G, is_pass: fn(G::Move) -> bool) -> Option<G::Move> {
-    let mut list = G::MoveList::default();
-    position.generate_moves(&mut list);
-    match list.as_slice() {
-        [only] if is_pass(*only) => Some(*only),
-        _ => None,
+            Some(CourseProgram::Directory(protocol)) => {
+                Ok(Box::new(DirProgram::new(command, protocol, play_clock)))
+            }
+            None => Err(no_protocol::<S>()),
+        },
     }
 }
 
@@ -193,23 +161,8 @@ fn no_protocol<S: GameSpec>() -> String {
     format!(
         "{} has no course program protocol (program:... plays {})",
         S::NAME,
-        crate::games::one_of(&with)
+        crate::spec::one_of(&with)
     )
-}
-
-/// Why a side lost by the referee's decision rather than the rules.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// It gave no move in a position that has legal moves.
-    NoMove,
-    /// It gave a move that is not legal.
-    Illegal(String),
-    /// Its move came after the play clock (or it was killed for running on).
-    Late { ms: u64 },
-    /// A program gave no answer (the reason, e.g. its exit status and stderr).
-    NoAnswer(String),
-    /// A program's CPU time for the whole game ran out.
-    OutOfTime { used_ms: u64, budget_ms: u64 },
 }
 
 /// One refereed game.
@@ -378,7 +331,7 @@ impl NativeGames {
     ) -> Result<NativeGames, String> {
         let starts = sizes
             .iter()
-            .map(|size| games::start::<S>(Some(size), variant))
+            .map(|size| spec::start::<S>(Some(size), variant))
             .collect::<Result<Vec<S::Game>, String>>()?;
         let play = move |size: usize, players: &[Contestant; 2], clock: Duration| {
             let [mut first, mut second] = players
@@ -389,7 +342,7 @@ impl NativeGames {
         Ok(NativeGames {
             sides: S::SIDES,
             sizes: sizes.to_vec(),
-            no_programs: (!S::plays_programs()).then(no_protocol::<S>),
+            no_programs: S::course_program().is_none().then(no_protocol::<S>),
             play: Arc::new(play),
         })
     }
@@ -457,8 +410,8 @@ impl NativeGames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::start;
     use crate::games::walk::spec::WalkSpec;
+    use crate::spec::start;
 
     #[test]
     fn the_margin_grows_with_the_clock_and_leaves_half_of_a_short_one() {

@@ -1,5 +1,5 @@
 //! A course program as a player: started afresh for every move, the request on its
-//! standard input in the game's own protocol ([`crate::oneshot`]), one line back within
+//! standard input in the game's own protocol ([`crate::spec::request`]), one line back within
 //! the course's limit, the process's start included, as the NUS framework ran students'
 //! agents. So a student's agent can play ours, and ours each other, through the very
 //! protocol the course used.
@@ -9,10 +9,10 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::native::{Fault, Mover, forced_pass};
+use super::mover::{Fault, Mover, forced_pass};
 use super::shell;
 use crate::game::Game;
-use crate::oneshot::{self, RequestProtocol};
+use crate::spec::request::{self, RequestProtocol};
 
 /// The most of a program's output read: an answer is one short line.
 const MAX_ANSWER_BYTES: u64 = 4096;
@@ -52,7 +52,7 @@ impl<G: Game> Mover<G> for Program<G> {
         }
         let began = Instant::now();
         // Counted in turns from 1, as the course's framework did on its first request.
-        let request = oneshot::write_request(self.protocol, (ply / 2 + 1) as i64, position);
+        let request = request::write_request(self.protocol, (ply / 2 + 1) as i64, position);
         let mut child = self
             .spawn()
             .map_err(|e| Fault::Illegal(format!("`{}` did not start: {e}", self.command)))?;

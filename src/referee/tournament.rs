@@ -23,7 +23,8 @@ use super::play_clock::PlayClock;
 use super::players::{PlayerSpec, RunningPlayer};
 use super::record::MatchRecord;
 use super::stats::{Sprt, Verdict, Wdl};
-use crate::games::{self, GameSpec};
+use crate::games;
+use crate::spec::{self, GameSpec};
 
 #[derive(Clone, Debug)]
 pub struct Entrant {
@@ -160,7 +161,7 @@ struct Chooser {
     in_process: bool,
 }
 
-impl games::Tool for Chooser {
+impl spec::Tool for Chooser {
     type Output = Result<Arena, String>;
     fn run<S: GameSpec>(self) -> Result<Arena, String> {
         let sizes = if self.sizes.is_empty() {

@@ -27,8 +27,9 @@ use std::time::Instant;
 
 use tracing::{debug, info, warn};
 
-use super::busy::{Busy, Order};
+use super::busy::Busy;
 use super::limits::{Limits, MAX_DEPTH};
+use super::order::Order;
 use super::score::{self, INFINITY};
 use super::stats::{IterationStats, SearchResult, rate};
 use super::tt::{Bound, Table};
@@ -287,19 +288,6 @@ pub(super) fn extend_by<G: Game>(
         game.make(m);
         pv.push(m);
     }
-}
-
-/// Moves the most promising remaining move (largest key from `i` on) to position `i`:
-/// cut-offs make a full sort wasteful.
-pub(super) fn pick_next<M>(moves: &mut [M], keys: &mut [i32], i: usize) {
-    let mut pick = i;
-    for j in i + 1..keys.len() {
-        if keys[j] > keys[pick] {
-            pick = j;
-        }
-    }
-    moves.swap(i, pick);
-    keys.swap(i, pick);
 }
 
 /// What the threads of one search share.

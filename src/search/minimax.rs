@@ -69,8 +69,8 @@ mod tests {
     use super::*;
     use crate::games::breakthrough::spec::Breakthrough;
     use crate::games::halma::spec::HalmaSpec;
-    use crate::games::{GameSpec, evaluation, start};
     use crate::search::{Options, Table, search_with};
+    use crate::spec::{GameSpec, evaluation, start};
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;
 

@@ -10,6 +10,8 @@ mod dfpn;
 mod greedy;
 mod limits;
 pub mod minimax;
+pub mod openings;
+mod order;
 mod progress;
 mod prooftable;
 pub mod score;

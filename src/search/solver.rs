@@ -33,9 +33,10 @@ use std::time::{Duration, Instant};
 use tracing::info;
 
 use super::alphabeta::extend_by;
-use super::busy::{Busy, Order};
+use super::busy::Busy;
 use super::checkpoint::{self, Checkpoint, Header, Writer};
 use super::limits::Limits;
+use super::order::Order;
 use super::progress::{Lately, Progress};
 use super::prooftable::{ProofTable, key_of};
 use crate::game::{Game, MoveBuffer, Outcome, TACTICAL_PRIORITY};
@@ -820,7 +821,7 @@ mod tests {
         use crate::games::breakthrough::spec::Breakthrough;
         // Course 5x5 is a draw: "can white win?" fails, so every one of white's five
         // first steps is searched; "can it draw?" holds after one or more of them.
-        let root = crate::games::start::<Breakthrough>(Some("5x5"), Some("course")).unwrap();
+        let root = crate::spec::start::<Breakthrough>(Some("5x5"), Some("course")).unwrap();
         let table = ProofTable::new(16);
         let limits = Limits::default();
         let shared = Shared::new(&table, &limits, 1);

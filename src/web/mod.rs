@@ -1,6 +1,7 @@
 //! The web page served by `serve` on the GGP port: watch every match the player is in,
 //! live, and play the engine.
 //!
+//! - [`observe`]: what a player reports about its matches to whoever watches them.
 //! - [`store`]: the matches and page games the page shows; it is the player's observer.
 //! - [`diagram`]: a position's text read as a grid; [`facts`]: a GDL state's facts.
 //! - [`page_games`]: games against the engine started from the page, searched at the
@@ -18,6 +19,7 @@ pub mod diagram;
 pub mod events;
 pub mod facts;
 pub mod host;
+pub mod observe;
 pub mod page_games;
 pub mod store;
 

@@ -20,9 +20,10 @@ use super::diagram::Diagram;
 use super::store::{NewRecord, Source, Store};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
-use crate::games::{self, GameSpec, Tool};
-use crate::player::observe::{SearchFigures, Snapshot};
+use crate::games;
 use crate::search::Limits;
+use crate::spec::{self, GameSpec, Tool};
+use crate::web::observe::{SearchFigures, Snapshot};
 
 /// Page games in progress at once.
 pub const MAX_PAGE_GAMES: usize = 4;
@@ -231,7 +232,7 @@ impl Tool for Open<'_> {
     type Output = Opened;
 
     fn run<S: GameSpec>(self) -> Opened {
-        let position = games::start::<S>(self.size, self.variant)?;
+        let position = spec::start::<S>(self.size, self.variant)?;
         let agent = Agent::new::<S>(AgentConfig {
             kind: AgentKind::Alphabeta,
             threads: 1,
@@ -354,7 +355,7 @@ impl PageGames {
             return Err(PlayError::BadGame(format!(
                 "no game is called {:?} on this page: use {}",
                 new.game,
-                games::one_of(&offered)
+                spec::one_of(&offered)
             )));
         }
         let open = Open {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use crate::player::observe::{Observer, SearchFigures, Snapshot};
+use crate::web::observe::{Observer, SearchFigures, Snapshot};
 
 /// Records kept at once.
 pub const MAX_RECORDS: usize = 200;

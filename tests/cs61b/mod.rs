@@ -334,3 +334,50 @@ fn the_display_ends_with_its_input() {
         assert!(out.contains(expected), "{input:?}: {out}");
     }
 }
+
+/// `loa --java-shim DIR` writes a `java` that runs the course's `java -ea loa.Main ARGS`
+/// as this program: with DIR first on PATH, a course script's own command line gives
+/// exactly the output the built program gives.
+#[test]
+fn the_java_shim_runs_the_course_s_command_line_as_loa() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("loa-java-shim-{}", std::process::id()));
+    let made = Command::new(env!("CARGO_BIN_EXE_loa"))
+        .arg("--java-shim")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let script = script("case");
+    let input = script.lines.join("\n") + "\n";
+    let run = |program: &str, args: &[&str]| {
+        let mut child = Command::new(program)
+            .args(args)
+            .env("PATH", &path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{program} {args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let direct = run(env!("CARGO_BIN_EXE_loa"), &["--strict"]);
+    let through_java = run("java", &["-ea", "-cp", "classes", "loa.Main", "--strict"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(direct.contains("==="), "a dump: {direct}");
+    assert_eq!(through_java, direct);
+}

@@ -7,12 +7,13 @@ use std::time::Duration;
 
 use ggp_player::agent::{AgentConfig, AgentKind};
 use ggp_player::games::loa::Loa;
-use ggp_player::games::loa::cs61b::remote::PROTOCOL;
+use ggp_player::games::loa::cs61b::PROTOCOL;
 use ggp_player::games::loa::spec::Loa8;
-use ggp_player::games::start;
-use ggp_player::interactive::InteractiveProtocol;
 use ggp_player::referee::interactive::Interactive;
-use ggp_player::referee::native::{self, Contestant, Fault, Mover, NativeRecord};
+use ggp_player::referee::mover::{Fault, Mover};
+use ggp_player::referee::native::{self, Contestant, NativeRecord};
+use ggp_player::spec::interactive::InteractiveProtocol;
+use ggp_player::spec::start;
 
 const LOA: &str = env!("CARGO_BIN_EXE_loa");
 

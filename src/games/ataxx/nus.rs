@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::board::{N, coords};
 use super::{Ataxx, Move, PLY_LIMIT};
 use crate::game::Game;
-use crate::oneshot::RequestProtocol;
+use crate::spec::request::RequestProtocol;
 
 pub static PROTOCOL: RequestProtocol<Ataxx> = RequestProtocol {
     agent_name: concat!("ggp-player ataxx ", env!("CARGO_PKG_VERSION")),

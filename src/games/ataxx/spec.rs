@@ -2,8 +2,7 @@
 
 use super::eval::{Material, Positional, WEIGHTS};
 use super::{Ataxx, Side};
-use crate::games::{BenchPosition, Evaluation, GameSpec};
-use crate::oneshot::RequestProtocol;
+use crate::spec::{BenchPosition, CourseProgram, Evaluation, GameSpec};
 
 pub struct AtaxxSpec;
 
@@ -65,8 +64,8 @@ impl GameSpec for AtaxxSpec {
         &EVALUATIONS
     }
 
-    fn request_protocol() -> Option<&'static RequestProtocol<Ataxx>> {
-        Some(&super::nus::PROTOCOL)
+    fn course_program() -> Option<CourseProgram<Ataxx>> {
+        Some(CourseProgram::Request(&super::nus::PROTOCOL))
     }
 
     fn bench_positions() -> Vec<BenchPosition<Ataxx>> {

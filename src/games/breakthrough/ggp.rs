@@ -10,9 +10,9 @@ use tracing::{info, warn};
 use super::terms::{RulesError, Terms};
 use super::verify::verify;
 use super::{Board, Move};
-use crate::games::ggp::{GgpRules, Recognition};
 use crate::gdl::{Gdl, GdlError};
 use crate::sexpr::Sexpr;
+use crate::spec::ggp::{GgpRules, Recognition};
 
 /// Breakthrough rules the engine plays, in their own spelling.
 pub struct BreakthroughRules {

@@ -108,7 +108,7 @@ mod tests {
     fn a_called_race_is_never_lost() {
         for variant in ["course", "standard"] {
             for size in ["3x4", "4x4", "2x6"] {
-                let start = crate::games::start::<Breakthrough>(Some(size), Some(variant)).unwrap();
+                let start = crate::spec::start::<Breakthrough>(Some(size), Some(variant)).unwrap();
                 let mut memo = HashMap::new();
                 let mut seen = std::collections::HashSet::new();
                 let mut stack = vec![start];

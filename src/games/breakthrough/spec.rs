@@ -7,9 +7,9 @@ use super::eval::{Baseline, Improved, Racing, Tuned};
 use super::ggp::BreakthroughRules;
 use super::terms::Terms;
 use super::{Board, BoardSize, Color, Variant};
-use crate::games::ggp::GgpRules;
-use crate::games::{BenchPosition, Evaluation, GameSpec};
 use crate::sexpr::Sexpr;
+use crate::spec::ggp::GgpRules;
+use crate::spec::{BenchPosition, Evaluation, GameSpec};
 
 /// Breakthrough in the registry.
 pub struct Breakthrough;
@@ -88,11 +88,11 @@ impl GameSpec for Breakthrough {
         match_id: &str,
         rules: &[crate::sexpr::Sexpr],
         gdl: Result<&crate::gdl::Gdl, &crate::gdl::GdlError>,
-    ) -> crate::games::ggp::Recognition<Board> {
+    ) -> crate::spec::ggp::Recognition<Board> {
         super::ggp::recognise(match_id, rules, gdl)
     }
 
-    fn tune(files: &[std::path::PathBuf]) -> Option<Result<crate::games::Tuning, String>> {
+    fn tune(files: &[std::path::PathBuf]) -> Option<Result<crate::spec::Tuning, String>> {
         Some(super::tune::tune_files(files))
     }
 

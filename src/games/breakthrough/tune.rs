@@ -124,7 +124,7 @@ pub fn read(reader: impl BufRead) -> Result<(Vec<Sample>, usize), String> {
 
 /// The whole of `tune`: read the positions files, fit, and report the fit on held-out
 /// games next to `improved`'s, with the weights as Rust source naming the files.
-pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::games::Tuning, String> {
+pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, String> {
     let (samples, tactical) = read_files(files)?;
     let data = format!(
         "fitting {} positions ({tactical} tactical ones left out)",
@@ -144,7 +144,7 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::games::Tuning, 
     );
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
     let source = weights_source(&fit, &format!("From: {}\n{report}", names.join(" ")));
-    Ok(crate::games::Tuning {
+    Ok(crate::spec::Tuning {
         data,
         report,
         source,

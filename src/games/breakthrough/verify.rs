@@ -1,6 +1,6 @@
 //! Checking the bitboard engine against the rules a controller sent: when they differ
 //! (the course rules on boards 10 wide or 10 tall: `shared/RULES.md`, "The size-10
-//! defect"), the reasoner plays the match instead ([`crate::player::general`]).
+//! defect"), the player leaves the match to the GDL reasoner.
 //!
 //! [`verify`] compares the engine with the reasoner on the initial position and along a
 //! few short random lines.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::agent::{INPUT, OUTPUT};
 use super::protocol::{Input, Mode};
 use super::{Halma, Move, playdata};
-use crate::workdir::DirectoryProtocol;
+use crate::spec::workdir::DirectoryProtocol;
 
 pub static PROTOCOL: DirectoryProtocol<Halma> = DirectoryProtocol {
     input: INPUT,

@@ -3,8 +3,7 @@
 use super::eval::{Distance, Race};
 use super::protocol::{EXAMPLES, Input};
 use super::{Halma, master};
-use crate::games::{BenchPosition, Evaluation, GameSpec};
-use crate::workdir::DirectoryProtocol;
+use crate::spec::{BenchPosition, CourseProgram, Evaluation, GameSpec};
 
 pub struct HalmaSpec;
 
@@ -46,8 +45,8 @@ impl GameSpec for HalmaSpec {
         &EVALUATIONS
     }
 
-    fn directory_protocol() -> Option<&'static DirectoryProtocol<Halma>> {
-        Some(&master::PROTOCOL)
+    fn course_program() -> Option<CourseProgram<Halma>> {
+        Some(CourseProgram::Directory(&master::PROTOCOL))
     }
 
     fn bench_positions() -> Vec<BenchPosition<Halma>> {

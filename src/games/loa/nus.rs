@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::{Loa, Move, NoMove, Side};
 use crate::game::Game;
-use crate::oneshot::RequestProtocol;
+use crate::spec::request::RequestProtocol;
 
 const N: usize = 6;
 

@@ -4,9 +4,7 @@
 
 use super::eval::{Concentration, Structure};
 use super::{DEFAULT_LIMIT, Loa, NoMove};
-use crate::games::{BenchPosition, Evaluation, GameSpec};
-use crate::interactive::InteractiveProtocol;
-use crate::oneshot::RequestProtocol;
+use crate::spec::{BenchPosition, CourseProgram, Evaluation, GameSpec};
 
 static EVALUATIONS: [Evaluation<Loa>; 2] = [
     Evaluation {
@@ -69,8 +67,8 @@ impl GameSpec for Loa6 {
         bench(6, Self::VARIANTS[0], 8)
     }
 
-    fn request_protocol() -> Option<&'static RequestProtocol<Loa>> {
-        Some(&super::nus::PROTOCOL)
+    fn course_program() -> Option<CourseProgram<Loa>> {
+        Some(CourseProgram::Request(&super::nus::PROTOCOL))
     }
 }
 
@@ -99,7 +97,7 @@ impl GameSpec for Loa8 {
         bench(8, Self::VARIANTS[0], 7)
     }
 
-    fn interactive_protocol() -> Option<&'static InteractiveProtocol<Loa>> {
-        Some(&super::cs61b::remote::PROTOCOL)
+    fn course_program() -> Option<CourseProgram<Loa>> {
+        Some(CourseProgram::Interactive(&super::cs61b::PROTOCOL))
     }
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::{Graph, Mobility, Walk};
 use crate::game::Evaluator;
-use crate::games::{BenchPosition, Evaluation, GameSpec};
+use crate::spec::{BenchPosition, Evaluation, GameSpec};
 
 pub struct WalkSpec;
 

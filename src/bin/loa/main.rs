@@ -8,19 +8,21 @@
 //! - [`ai`] and [`clock`] choose the AI's moves within the harness's clocks;
 //! - [`display`] shows the game on the web page (`--display`).
 //!
+//! How the referee talks to this program is the game's own description,
+//! `ggp_player::games::loa::cs61b`.
+//!
 //! Rule decisions (`GAMES.md` §3.4): 60 plies in all and `limit N` = 2N plies (L8-1),
 //! moves printed `* b4-d6` (L8-2), ASCII dashes (L8-3), a side without a legal move
 //! passes (L8-4), `new` restores the default limit (L8-5), `set` can end a game and the
 //! winner is read from the position after it (L8-6), moves read in either case (L8-7),
 //! and the AI's time counted against both the harness's wall clock and a CPU cap (L8-8).
 
-pub mod ai;
-pub mod clock;
-pub mod command;
-pub mod display;
-pub mod remote;
-pub mod session;
-pub mod text;
+mod ai;
+mod clock;
+mod command;
+mod display;
+mod session;
+mod text;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -45,7 +47,7 @@ use session::{Ending, Session};
                   `* White wins.` or `* Tie game.`. The exit status is 0 unless --strict \
                   stops at a refused move or a file cannot be opened."
 )]
-pub struct Cli {
+struct Cli {
     /// Show the game on a web page too, served on 127.0.0.1 (its address is printed on
     /// standard error); the page can make the moves of a side that is typed in.
     #[arg(long)]
@@ -59,6 +61,11 @@ pub struct Cli {
     /// Exit with status 1 at the first move that is refused.
     #[arg(long)]
     strict: bool,
+    /// Write DIR/java, a stand-in for the course's `java -ea loa.Main ARGS` that runs
+    /// this program with ARGS, and exit. With DIR first on PATH, the course's own
+    /// test-loa scripts (whose first line starts `java ... loa.Main`) run unchanged.
+    #[arg(long, value_name = "DIR", exclusive = true)]
+    java_shim: Option<PathBuf>,
     /// Read commands from this file instead of standard input.
     input: Option<PathBuf>,
     /// Write to this file instead of standard output.
@@ -66,8 +73,23 @@ pub struct Cli {
 }
 
 /// The program: parses the command line, runs the session, returns its exit status.
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(dir) = &cli.java_shim {
+        return match write_java_shim(dir) {
+            Ok(path) => {
+                eprintln!(
+                    "loa: wrote {}; put its folder first on PATH to run the course's scripts",
+                    path.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("loa: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     match run(&cli) {
         Ok(Ending::Quit) => ExitCode::SUCCESS,
         Ok(Ending::IllegalMove) => ExitCode::FAILURE,
@@ -121,4 +143,37 @@ fn run(cli: &Cli) -> Result<Ending, String> {
     session
         .run(display::Lines::new(input))
         .map_err(|e| e.to_string())
+}
+
+/// Writes `dir/java`: a shell script that drops the JVM's words up to `loa.Main` and runs
+/// this program with the rest. Returns its path.
+fn write_java_shim(dir: &std::path::Path) -> Result<PathBuf, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let loa = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| format!("cannot tell where this program is: {e}"))?;
+    let loa = loa.to_str().ok_or("this program's path is not UTF-8")?;
+    if loa.contains('\'') {
+        return Err(format!("this program's path {loa:?} contains a quote"));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    let path = dir.join("java");
+    let script = format!(
+        "#!/bin/sh\n\
+         # Written by `loa --java-shim`: the course's `java [JVM options] loa.Main ARGS`\n\
+         # runs `loa ARGS` instead.\n\
+         while [ $# -gt 0 ]; do\n\
+         \x20 case \"$1\" in\n\
+         \x20   loa.Main) shift; exec '{loa}' \"$@\" ;;\n\
+         \x20   -cp|-classpath|--class-path) shift 2 ;;\n\
+         \x20   *) shift ;;\n\
+         \x20 esac\n\
+         done\n\
+         echo \"java (loa's stand-in): only loa.Main can be run\" >&2\n\
+         exit 2\n"
+    );
+    std::fs::write(&path, script).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("cannot make {} executable: {e}", path.display()))?;
+    Ok(path)
 }

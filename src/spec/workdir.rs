@@ -7,7 +7,7 @@
 //! its next within a game.
 //!
 //! Each game says how its files are written and read in a [`DirectoryProtocol`]; the
-//! referee ([`crate::referee::dir_program`]) does the rest.
+//! referee does the rest.
 
 use std::time::Duration;
 

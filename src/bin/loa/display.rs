@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::routing::get;
 
-use super::super::{Loa, Side};
-use crate::game::{self, Game, Outcome};
-use crate::player::observe::Snapshot;
-use crate::web::host::Host;
-use crate::web::page_games::{LegalMove, PlayError, legal_moves};
-use crate::web::store::{NewRecord, Source, Store};
-use crate::web::{self, Site};
+use ggp_player::game::{self, Game, Outcome};
+use ggp_player::games::loa::{Loa, Side};
+use ggp_player::web::host::Host;
+use ggp_player::web::observe::Snapshot;
+use ggp_player::web::page_games::{LegalMove, PlayError, legal_moves};
+use ggp_player::web::store::{NewRecord, Source, Store};
+use ggp_player::web::{self, Site};
 
 /// A line of input for the session: typed, or sent by the page; `End` when the typed
 /// input has ended.

@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
-use super::super::{Loa, Move};
+use super::{Loa, Move};
 use crate::game::Game;
-use crate::interactive::InteractiveProtocol;
+use crate::spec::interactive::InteractiveProtocol;
 
 /// The harness's defaults (`#*time 10 60`): 10 s a move, 60 s for a program's moves of
 /// one game.

@@ -9,12 +9,12 @@
 
 use std::io::{self, BufRead, Write};
 
-use super::super::{DEFAULT_LIMIT, Loa, Move, MoveList, NoMove, Side};
 use super::ai::Ai;
 use super::command::{self, Command, Piece};
 use super::display::{Change, Display};
 use super::text;
-use crate::game::{self, Game, MoveBuffer, Outcome};
+use ggp_player::game::{self, Game, MoveBuffer, Outcome};
+use ggp_player::games::loa::{DEFAULT_LIMIT, Loa, Move, MoveList, NoMove, Side};
 
 /// Why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! moves, results and dumps. Nothing else the program prints may contain `*`, `>` or
 //! `===`, so these are the only places that write them.
 
-use super::super::{Loa, Side};
+use ggp_player::games::loa::{Loa, Side};
 
 /// `black` or `white`, as the dump and the commands write a side.
 pub fn side_name(side: Side) -> &'static str {
@@ -80,7 +80,7 @@ Blank lines and lines starting with # are ignored.
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::loa::{DEFAULT_LIMIT, NoMove};
+    use ggp_player::games::loa::{DEFAULT_LIMIT, NoMove};
 
     #[test]
     fn the_start_is_dumped_as_the_course_prints_it() {

@@ -12,13 +12,13 @@
 
 use std::time::Instant;
 
-use super::super::eval::Structure;
-use super::super::{Loa, Move};
 use super::clock::Clock;
-use crate::game::{Evaluator, Game};
-use crate::games::side::splitmix;
-use crate::search::cpu::{CpuLimit, process_time};
-use crate::search::{self, Limits, Options, Table, quick_move};
+use ggp_player::game::{Evaluator, Game};
+use ggp_player::games::loa::eval::Structure;
+use ggp_player::games::loa::{Loa, Move};
+use ggp_player::games::side::splitmix;
+use ggp_player::search::cpu::{CpuLimit, process_time};
+use ggp_player::search::{self, Limits, Options, Table, quick_move};
 
 /// The transposition table: a game's moves search a few hundred thousand nodes at most,
 /// and a small table keeps the process light (some graders cap memory).
@@ -106,8 +106,8 @@ impl Ai {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::MoveBuffer;
-    use crate::games::loa::{DEFAULT_LIMIT, MoveList, NoMove};
+    use ggp_player::game::MoveBuffer;
+    use ggp_player::games::loa::{DEFAULT_LIMIT, MoveList, NoMove};
 
     #[test]
     fn the_same_seed_plays_the_same_moves_and_they_are_legal() {

@@ -3,7 +3,7 @@
 //! `#*remote move/win`): each is told which side it plays, is fed the other side's
 //! moves as lines on its standard input, and prints its own moves among whatever else it
 //! prints. A game says how that conversation is written in an [`InteractiveProtocol`];
-//! the referee's [`crate::referee::interactive`] holds it.
+//! the referee plays it.
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! arguments ignored, blank lines and `#` comments (so the harness's `#*` lines too) do
 //! nothing.
 
-use super::super::Side;
+use ggp_player::games::loa::Side;
 
 /// What goes on a square in `set`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,117 @@
+//! `serve`: the GGP player.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use ggp_player::agent::{AgentConfig, AgentKind};
+use ggp_player::games;
+use ggp_player::memory;
+use ggp_player::player::ServeConfig;
+use ggp_player::player::handler::DEFAULT_MAX_MATCHES;
+use ggp_player::player::server;
+
+use super::{parse_hash_mb, runtime};
+
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// TCP port to listen on (4001 is the course kiosk's default remote player).
+    #[arg(long, default_value_t = server::DEFAULT_PORT)]
+    port: u16,
+    /// Address to listen on. The default, 127.0.0.1, serves controllers on this machine
+    /// only; use --bind 0.0.0.0 (or ::) to serve a controller on another host.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// What to play.
+    #[arg(long, value_enum, default_value_t = AgentKind::Alphabeta)]
+    agent: AgentKind,
+    /// Evaluation used by the alphabeta agent, in the games that have one of this name
+    /// (`ggp-player games` lists them); each game's default otherwise (`tuned` for
+    /// Breakthrough).
+    #[arg(long, value_parser = parse_eval)]
+    eval: Option<&'static str>,
+    /// Milliseconds kept back from the play clock: the search stops at receipt time + play
+    /// clock - margin. Measured at a 1 s play clock with two matches at once on a 2-core
+    /// machine, replies came at most 12 ms after the search deadline (28 ms with two CPU
+    /// hogs running); the default covers that with room for a LAN. Raise it for a slow
+    /// network or a busy machine (see scripts/README.md).
+    #[arg(long, default_value_t = server::DEFAULT_MARGIN.as_millis() as u64)]
+    margin_ms: u64,
+    /// Seed of the random agent and of Monte-Carlo tree search, for reproducible games.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Threads of each search, sharing one transposition table (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
+    /// Transposition tables' total in MiB, shared equally among the matches the player
+    /// plays at once: each match's table is hash-mb / max-matches, kept for the match.
+    #[arg(long, default_value_t = server::DEFAULT_TOTAL_HASH_MB, value_parser = parse_hash_mb)]
+    hash_mb: usize,
+    /// Matches played at once; a START for another one is refused until one ends (STOP,
+    /// ABORT, or no message for its start clock + play clock + 30 s).
+    #[arg(long, default_value_t = DEFAULT_MAX_MATCHES as u16, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    max_matches: u16,
+    /// Do not search on the opponent's time or during the start clock (e.g. when both
+    /// players of a test share the machine's cores).
+    #[arg(long)]
+    no_ponder: bool,
+    /// Name given in INFO replies: one token, without spaces or parentheses.
+    #[arg(long, default_value = server::DEFAULT_NAME)]
+    name: String,
+    /// A host name under which the page may also be opened (repeatable), e.g. this
+    /// machine's name with --bind 0.0.0.0. localhost, 127.0.0.1, [::1] and the address a
+    /// browser connected to are always accepted; other names are refused (421), which
+    /// stops DNS-rebinding attacks. Controllers reach POST / under any name.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_hosts: Vec<String>,
+    /// Offer the toy games that exist for the tests (walk) on the web page too.
+    #[arg(long)]
+    include_test_games: bool,
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let config = ServeConfig {
+        bind: args.bind,
+        port: args.port,
+        agent: AgentConfig {
+            kind: args.agent,
+            eval: args.eval,
+            seed: args.seed,
+            hash_mb: args.hash_mb,
+            ..AgentConfig::default()
+        },
+        margin: Duration::from_millis(args.margin_ms),
+        threads: args.threads.map_or(0, usize::from),
+        ponder: !args.no_ponder,
+        name: args.name,
+        max_matches: usize::from(args.max_matches),
+        allow_hosts: args.allow_hosts,
+        include_test_games: args.include_test_games,
+    };
+    memory::check_table(args.hash_mb, "--hash-mb (all matches' tables together)")
+        .map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(
+        server::is_valid_name(&config.name),
+        "bad --name {:?}: it must be one token, without spaces, parentheses or ';'",
+        config.name
+    );
+    runtime()?.block_on(async {
+        let listener = server::bind(&config).await?;
+        server::serve(config, listener, server::shutdown_signal()).await?;
+        Ok(())
+    })
+}
+
+/// An evaluation some game has.
+fn parse_eval(s: &str) -> Result<&'static str, String> {
+    let all = games::all_evaluations();
+    match all.iter().find(|(_, e)| *e == s) {
+        Some((_, e)) => Ok(e),
+        None => {
+            let names: Vec<String> = all.iter().map(|(g, e)| format!("{e} ({g})")).collect();
+            Err(format!(
+                "no game has an evaluation {s:?}: use {}",
+                names.join(", ")
+            ))
+        }
+    }
+}

@@ -1,0 +1,370 @@
+//! The `solve` command's work on any game: the position after the given moves, the
+//! solver asked for, its checkpoints (Ctrl-C stops and saves), the progress line, the
+//! value and a line that keeps it, and with `--openings` the walk of the positions near
+//! it ([`crate::search::openings`]).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::{self, Game, Outcome};
+use crate::memory;
+use crate::search::{self, openings::Openings};
+use crate::spec::{self, GameSpec};
+
+/// The solvers on offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolverKind {
+    Alphabeta,
+    Dfpn,
+}
+
+/// What to solve and how.
+pub struct SolveJob<'a> {
+    /// The game's name, for the checkpoint's label.
+    pub game: &'a str,
+    pub size: &'a str,
+    pub variant: Option<&'a str>,
+    /// Moves from the start, in the game's notation, to the position solved.
+    pub after: &'a [String],
+    /// Seconds before giving up.
+    pub time: f64,
+    pub hash_mb: usize,
+    pub solver: SolverKind,
+    pub threads: usize,
+    pub checkpoint: Option<&'a Path>,
+    /// Seconds between two saves of the checkpoint.
+    pub checkpoint_every: f64,
+    /// Plies of positions whose keeping moves are listed after the value.
+    pub openings: Option<u32>,
+}
+
+impl SolveJob<'_> {
+    /// Solves with game `S`, giving `print` each line of the answer: the value, the line
+    /// that keeps it, then the openings as JSON lines. The error says why nothing or not
+    /// all was solved.
+    pub fn run<S: GameSpec>(&self, print: &mut dyn FnMut(String)) -> Result<(), String> {
+        let size = self.size;
+        let mut root = spec::start::<S>(Some(size), self.variant)?;
+        for (i, name) in self.after.iter().enumerate() {
+            if game::result(&root).is_some() {
+                return Err(format!("--after: the game is over before {name:?}"));
+            }
+            let Some(m) = root.parse_move(name) else {
+                return Err(format!(
+                    "--after: {name:?} is not a legal move {}",
+                    match i {
+                        0 => "at the start".to_owned(),
+                        _ => format!("after {}", self.after[..i].join(" ")),
+                    }
+                ));
+            };
+            root.make(m);
+        }
+        let mut limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
+        let mut interrupted = None;
+        if self.checkpoint.is_some() && self.openings.is_some() {
+            return Err(
+                "--openings cannot be saved to a --checkpoint: give one or the other".into(),
+            );
+        }
+        if self.openings.is_some() && self.solver != SolverKind::Alphabeta {
+            return Err("--openings is for --solver alphabeta".into());
+        }
+        let mut label = format!(
+            "{} {size} {}",
+            self.game,
+            self.variant.unwrap_or("(default rules)")
+        );
+        if !self.after.is_empty() {
+            label += &format!(" after {}", self.after.join(" "));
+        }
+        let checkpoint = self.checkpoint.map(|path| search::Checkpoint {
+            path,
+            every: Duration::from_secs_f64(self.checkpoint_every),
+            label: &label,
+        });
+        // A resumed solve takes its table's size from its file (checked as it is read).
+        let resuming = checkpoint.as_ref().is_some_and(|c| c.path.exists());
+        if !resuming {
+            memory::check_table(self.hash_mb, "--hash-mb")?;
+        }
+        let bar = SolveProgress::new();
+        if let Some(c) = &checkpoint {
+            if resuming {
+                bar.bar
+                    .suspend(|| eprintln!("resuming from {}", c.path.display()));
+            } else {
+                // Found out now, not at the first save, minutes or hours in.
+                std::fs::write(c.path, b"")
+                    .and_then(|()| std::fs::remove_file(c.path))
+                    .map_err(|e| {
+                        format!("cannot write the checkpoint {}: {e}", c.path.display())
+                    })?;
+            }
+            // Ctrl-C stops the solve, which then saves where it is.
+            let flag = stop_on_ctrl_c();
+            interrupted = Some(flag.clone());
+            limits = limits.with_stop(flag);
+        }
+        // The alpha-beta table stays here for --openings; a resumable solve keeps its own.
+        let mut table = None;
+        let report = |p: &search::Progress| bar.report(p);
+        let reporting = search::Reporting {
+            report: &report,
+            every: bar.every,
+        };
+        let threads = self.threads;
+        let s = match (self.solver, &checkpoint) {
+            (SolverKind::Dfpn, _) => {
+                let options = search::DfpnOptions {
+                    threads,
+                    checkpoint,
+                    progress: Some(&report),
+                    progress_every: bar.every,
+                    ..search::DfpnOptions::new(self.hash_mb)
+                };
+                search::solve_dfpn(&root, &limits, &options)
+            }
+            (SolverKind::Alphabeta, Some(c)) => {
+                search::solve_resumable(&root, &limits, self.hash_mb, threads, Some(reporting), c)
+            }
+            (SolverKind::Alphabeta, None) => {
+                let table = table.insert(search::ProofTable::new(self.hash_mb));
+                Ok(search::solve_reporting(
+                    &root,
+                    &limits,
+                    table,
+                    threads,
+                    Some(reporting),
+                ))
+            }
+        };
+        bar.bar.finish_and_clear();
+        let s = s?;
+        if s.too_deep {
+            return Err(format!(
+                "{size} was not solved: a line ran longer than {} plies ({} nodes)",
+                search::max_ply::<S::Game>(),
+                s.nodes
+            ));
+        }
+        let Some(value) = s.value else {
+            let saved = match self.checkpoint {
+                Some(path) => format!("; saved to {}: the same command resumes it", path.display()),
+                None => "; try a longer --time or a larger --hash-mb".to_owned(),
+            };
+            if interrupted.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+                return Err(format!(
+                    "{size} was interrupted after {:.1} s ({} nodes){saved}",
+                    s.time.as_secs_f64(),
+                    s.nodes
+                ));
+            }
+            return Err(format!(
+                "{size} was not solved within {} s ({} nodes){saved}",
+                self.time, s.nodes
+            ));
+        };
+        // Moves alternate (a pass is a move), so the side to move follows from the count.
+        let (position, mover) = match self.after.len() {
+            0 => (String::new(), S::SIDES[0]),
+            n => (format!(" after {}", self.after.join(" ")), S::SIDES[n % 2]),
+        };
+        print(format!(
+            "{size}{position}: {} for {mover} ({} nodes in {:.3} s)",
+            outcome_word(value),
+            s.nodes,
+            s.time.as_secs_f64()
+        ));
+        print(format!(
+            "line ({} plies): {}",
+            s.line.len(),
+            solution_line(&root, &s.line)
+        ));
+        if let (Some(plies), Some(table)) = (self.openings, &table) {
+            let variant = self.variant.unwrap_or(S::VARIANTS[0]).to_ascii_lowercase();
+            let mut book = Openings {
+                board: size,
+                variant: &variant,
+                limits: &limits,
+                table,
+                threads,
+                after: self.after.to_vec(),
+            };
+            book.walk(&root, plies, &mut |line| {
+                print(serde_json::to_string(&line).map_err(|e| e.to_string())?);
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// A flag raised by the first Ctrl-C (which then no longer ends the process at once).
+fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let raised = flag.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .ok()?;
+        runtime.block_on(tokio::signal::ctrl_c()).ok()?;
+        eprintln!("interrupted: stopping and saving");
+        raised.store(true, Ordering::Relaxed);
+        Some(())
+    });
+    flag
+}
+
+/// The progress of a long solve: a line redrawn every second on a terminal, else one
+/// printed every minute (a log).
+struct SolveProgress {
+    bar: indicatif::ProgressBar,
+    every: Duration,
+    terminal: bool,
+}
+
+impl SolveProgress {
+    fn new() -> SolveProgress {
+        use std::io::IsTerminal;
+        let terminal = std::io::stderr().is_terminal();
+        let bar = indicatif::ProgressBar::new_spinner();
+        if terminal {
+            bar.enable_steady_tick(Duration::from_millis(250));
+        }
+        SolveProgress {
+            bar,
+            every: Duration::from_secs(if terminal { 1 } else { 60 }),
+            terminal,
+        }
+    }
+
+    fn report(&self, p: &search::Progress) {
+        if self.terminal {
+            self.bar.set_message(p.to_string());
+        } else {
+            eprintln!("{p}");
+        }
+    }
+}
+
+fn outcome_word(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win => "win",
+        Outcome::Loss => "loss",
+        Outcome::Draw => "draw",
+    }
+}
+
+/// The principal line in the game's notation.
+fn solution_line<G: Game>(root: &G, pv: &[G::Move]) -> String {
+    let mut b = root.clone();
+    let mut words = Vec::new();
+    for &m in pv {
+        words.push(b.move_name(m));
+        b.make(m);
+    }
+    if words.is_empty() {
+        "-".to_owned()
+    } else {
+        words.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::breakthrough::spec::Breakthrough;
+
+    fn job<'a>(size: &'a str, after: &'a [String]) -> SolveJob<'a> {
+        SolveJob {
+            game: "breakthrough",
+            size,
+            variant: Some("course"),
+            after,
+            time: 60.0,
+            hash_mb: 16,
+            solver: SolverKind::Alphabeta,
+            threads: 1,
+            checkpoint: None,
+            checkpoint_every: 600.0,
+            openings: None,
+        }
+    }
+
+    fn lines(job: &SolveJob) -> Result<Vec<String>, String> {
+        let mut lines = Vec::new();
+        job.run::<Breakthrough>(&mut |l| lines.push(l))?;
+        Ok(lines)
+    }
+
+    #[test]
+    fn the_value_line_names_the_side_to_move_after_the_moves_given() {
+        let start = lines(&job("3x5", &[])).unwrap();
+        assert!(start[0].starts_with("3x5: "), "{start:?}");
+        assert!(start[0].contains(" for white ("), "{start:?}");
+        // The line's first move, played, leaves black to move and the value reversed.
+        let first = start[1].split(": ").nth(1).unwrap();
+        let first = first[..=first.find(')').unwrap()].to_owned();
+        let after = lines(&job("3x5", std::slice::from_ref(&first))).unwrap();
+        assert!(
+            after[0].starts_with(&format!("3x5 after {first}: ")),
+            "{after:?}"
+        );
+        assert!(after[0].contains(" for black ("), "{after:?}");
+        let word = |line: &str| {
+            line.split(": ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .to_owned()
+        };
+        let reversed = match word(&start[0]).as_str() {
+            "win" => "loss",
+            "loss" => "win",
+            _ => "draw",
+        };
+        assert_eq!(word(&after[0]), reversed);
+    }
+
+    #[test]
+    fn openings_print_one_json_line_per_position() {
+        let mut with_openings = job("3x5", &[]);
+        with_openings.openings = Some(1);
+        let out = lines(&with_openings).unwrap();
+        let openings: Vec<search::SolvedOpening> = out[2..]
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert!(openings[0].after.is_empty());
+        assert!(openings[1..].iter().all(|o| o.after.len() == 1));
+    }
+
+    #[test]
+    fn bad_requests_are_refused_before_solving() {
+        let moves = ["(move 9 9 9 9)".to_owned()];
+        assert_eq!(
+            lines(&job("3x5", &moves)).unwrap_err(),
+            "--after: \"(move 9 9 9 9)\" is not a legal move at the start"
+        );
+        let mut both = job("3x5", &[]);
+        both.openings = Some(1);
+        both.checkpoint = Some(Path::new("unused"));
+        assert_eq!(
+            lines(&both).unwrap_err(),
+            "--openings cannot be saved to a --checkpoint: give one or the other"
+        );
+        let mut dfpn = job("3x5", &[]);
+        dfpn.openings = Some(0);
+        dfpn.solver = SolverKind::Dfpn;
+        assert_eq!(
+            lines(&dfpn).unwrap_err(),
+            "--openings is for --solver alphabeta"
+        );
+    }
+}
