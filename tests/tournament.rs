@@ -9,6 +9,8 @@ use ggp_player::games::walk::spec::WalkSpec;
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::play_clock::PlayClock;
 use ggp_player::referee::players::PlayerSpec;
+use ggp_player::referee::record::MatchRecord;
+use ggp_player::referee::split;
 use ggp_player::referee::stats::{Sprt, Verdict};
 use ggp_player::referee::tournament::{
     self, Arena, Entrant, Format, TournamentConfig, TournamentError,
@@ -287,5 +289,88 @@ fn results_written_before_in_process_matches_read_and_write_back_the_same() {
     let rows = tournament::table(&records, &names);
     assert_eq!(rows[0].player, "a");
     assert_eq!(rows[0].faults, [0, 1], "{rows:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_split_tournament_plans_the_missing_games_and_plays_any_one_alone() {
+    let path = temp_file("split.jsonl");
+    let arena = Arena::native::<WalkSpec>(&["40".into(), "star300".into()], 1000).unwrap();
+    let mut config = TournamentConfig {
+        play_clocks: vec![PlayClock::parse("0.05").unwrap()],
+        ..agents_config(path.clone(), 3)
+    };
+    let plan = split::plan(&config, &arena).unwrap();
+    let numbers: Vec<usize> = plan.iter().map(|g| g.game).collect();
+    assert_eq!(numbers, (0..6).collect::<Vec<_>>(), "3 games x 2 sizes");
+    let colours: Vec<(&str, &str, &str)> = plan
+        .iter()
+        .map(|g| (g.white.as_str(), g.black.as_str(), g.size.as_str()))
+        .collect();
+    assert_eq!(
+        colours,
+        [
+            ("a", "b", "40"),
+            ("a", "b", "star300"),
+            ("b", "a", "40"),
+            ("b", "a", "star300"),
+            ("a", "b", "40"),
+            ("a", "b", "star300"),
+        ]
+    );
+
+    // Game 3 alone: its players and board, and the results file untouched.
+    let record = split::play_one(&config, &arena, 3).await.unwrap();
+    assert_eq!(
+        (
+            record.white.as_str(),
+            record.black.as_str(),
+            record.size.as_str()
+        ),
+        ("b", "a", "star300")
+    );
+    assert!(record.id.ends_with("-3"), "{}", record.id);
+    assert_eq!(record.worker, None);
+    assert!(!path.exists());
+    let err = split::play_one(&config, &arena, 6).await.unwrap_err();
+    assert!(
+        err.to_string().contains("the schedule has 6 games"),
+        "{err}"
+    );
+
+    // Recorded by a worker: the file reads back with the field, and the plan of the
+    // resumed tournament leaves that game out.
+    let line = serde_json::to_string(&MatchRecord {
+        worker: Some("tcp://10.0.0.7:4000".into()),
+        ..record
+    })
+    .unwrap();
+    assert!(line.contains(r#""worker":"tcp://10.0.0.7:4000""#), "{line}");
+    std::fs::write(&path, line + "\n").unwrap();
+    assert!(split::plan(&config, &arena).is_err(), "needs --resume");
+    config.resume = true;
+    let left: Vec<usize> = split::plan(&config, &arena)
+        .unwrap()
+        .iter()
+        .map(|g| g.game)
+        .collect();
+    assert_eq!(left, [0, 1, 2, 4, 5]);
+    let read = tournament::read_results(&path).unwrap();
+    assert_eq!(read[0].worker.as_deref(), Some("tcp://10.0.0.7:4000"));
+
+    // Once the SPRT is decided on the file, nothing is left to plan.
+    config.sprt = Some(Sprt {
+        elo0: -200.0,
+        elo1: 200.0,
+        alpha: 0.45,
+        beta: 0.45,
+    });
+    let won = MatchRecord {
+        goals: [100, 0],
+        ..read[0].clone()
+    };
+    let won = serde_json::to_string(&won).unwrap() + "\n";
+    std::fs::write(&path, won.repeat(6)).unwrap();
+    assert!(split::plan(&config, &arena).unwrap().is_empty());
     let _ = std::fs::remove_file(&path);
 }

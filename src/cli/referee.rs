@@ -8,6 +8,7 @@ use ggp_player::referee::ggp_match::GgpGame;
 use ggp_player::referee::one_match::{self, GgpTerms, NativeMatch};
 use ggp_player::referee::play_clock::PlayClock;
 use ggp_player::referee::players::PlayerSpec;
+use ggp_player::referee::split;
 use ggp_player::referee::stats::Sprt;
 use ggp_player::referee::summary::summary;
 use ggp_player::referee::tournament::{self, Arena, Entrant, Format, TournamentConfig};
@@ -134,6 +135,15 @@ pub struct TournamentArgs {
     /// (e.g. 0,50,0.05,0.05; H1 means the first player is stronger by about ELO1).
     #[arg(long)]
     sprt: Option<Sprt>,
+    /// Print the games still to play (as --results and --resume leave them; none once
+    /// the SPRT is decided) as JSON lines, each with its number for --only-game; play
+    /// nothing.
+    #[arg(long, conflicts_with = "only_game")]
+    plan: bool,
+    /// Play only game K of the schedule and print its record as a JSON line (--results
+    /// is not read or written): how a cluster plays a tournament (docs/cluster.md).
+    #[arg(long, value_name = "K")]
+    only_game: Option<usize>,
 }
 
 /// Prints a line of the match as it comes.
@@ -234,6 +244,13 @@ pub fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
         sprt: args.sprt,
         progress: true,
     };
+    if args.plan {
+        return split::print_plan(&config, &arena, &mut std::io::stdout());
+    }
+    if let Some(game) = args.only_game {
+        let mut out = std::io::stdout();
+        return runtime()?.block_on(split::print_game(&config, &arena, game, &mut out));
+    }
     let outcome = runtime()?.block_on(tournament::run(&config, &arena))?;
     for line in summary(&config, &outcome) {
         println!("{line}");

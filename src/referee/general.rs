@@ -101,6 +101,7 @@ impl GdlRecord {
             move_us: self.move_us.clone(),
             referee_overhead_us: 0,
             roles: self.roles.clone(),
+            worker: None,
         })
     }
 }

@@ -309,6 +309,7 @@ async fn play_with_engine<G: Game>(
             .get(overheads.len() / 2)
             .map_or(0, |d| d.as_micros() as u64),
         roles: role_names.to_vec(),
+        worker: None,
     };
     info!(
         id = %record.id, white = %record.white, black = %record.black,

@@ -22,6 +22,7 @@ pub mod program;
 pub mod record;
 pub mod report;
 pub mod shell;
+pub mod split;
 pub mod stats;
 pub mod summary;
 pub mod tournament;

@@ -401,6 +401,7 @@ impl NativeGames {
             move_us: r.move_us,
             referee_overhead_us: r.overhead_us,
             roles: self.sides.map(str::to_owned).to_vec(),
+            worker: None,
             moves: r.moves,
         }
     }

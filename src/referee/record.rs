@@ -69,6 +69,9 @@ pub struct MatchRecord {
     /// The rules' roles, white's first (older records lack them: `white`, `black`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roles: Vec<String>,
+    /// The machine that played the match, when a cluster of them did (`cluster/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worker: Option<String>,
 }
 
 impl MatchRecord {

@@ -160,6 +160,7 @@ mod tests {
             move_us: vec![1500, 2_000_000],
             referee_overhead_us: 0,
             roles: Vec::new(),
+            worker: None,
         };
         assert_eq!(
             record.view().lines(),

@@ -184,12 +184,12 @@ impl spec::Tool for Chooser {
 
 /// One game to play: entrant indices and conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Game {
-    white: usize,
-    black: usize,
+pub(super) struct Game {
+    pub white: usize,
+    pub black: usize,
     /// The condition's number in the arena.
-    condition: usize,
-    play_clock: PlayClock,
+    pub condition: usize,
+    pub play_clock: PlayClock,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -213,7 +213,7 @@ pub struct Outcome {
 
 /// The full schedule, interleaved so that any prefix is balanced across conditions,
 /// clocks, pairings and colours.
-fn schedule(config: &TournamentConfig, conditions: usize) -> Vec<Game> {
+pub(super) fn schedule(config: &TournamentConfig, conditions: usize) -> Vec<Game> {
     let n = config.entrants.len();
     let pairs: Vec<(usize, usize)> = match config.format {
         Format::RoundRobin => (0..n)
@@ -262,8 +262,9 @@ pub fn read_results(path: &Path) -> Result<Vec<MatchRecord>, TournamentError> {
     Ok(records)
 }
 
-/// Plays the tournament in `arena`.
-pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, TournamentError> {
+/// Refuses a configuration that cannot be played in `arena`: too few or duplicate
+/// players, an SPRT between more than two, players of the wrong kind, nothing to play.
+pub(super) fn check(config: &TournamentConfig, arena: &Arena) -> Result<(), TournamentError> {
     let names: Vec<&str> = config.entrants.iter().map(|e| e.name.as_str()).collect();
     if names.len() < 2 {
         return Err(TournamentError::Config(
@@ -317,15 +318,30 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
             "play clock {clock}: GGP players take whole seconds (fractions only between in-process agents)"
         )));
     }
-    let conditions = arena.conditions();
-    if config.games == 0 || conditions.is_empty() || config.play_clocks.is_empty() {
+    if config.games == 0 || arena.conditions().is_empty() || config.play_clocks.is_empty() {
         return Err(TournamentError::Config(
             "nothing to play: give games, sizes and play clocks".into(),
         ));
     }
+    Ok(())
+}
 
-    // Earlier results: refuse to mix runs by accident; skip what is done on --resume.
-    let mut records = read_results(&config.results)?;
+/// What is left of a tournament: the records already in the results file, and the
+/// games of the schedule still missing from it, each with its number in the schedule.
+pub(super) struct Pending {
+    pub records: Vec<MatchRecord>,
+    pub todo: Vec<(usize, Game)>,
+}
+
+/// Reads the results file and leaves out of the schedule the games it already holds;
+/// refuses a file with results unless `config.resume`.
+pub(super) fn pending(
+    config: &TournamentConfig,
+    arena: &Arena,
+) -> Result<Pending, TournamentError> {
+    let names: Vec<&str> = config.entrants.iter().map(|e| e.name.as_str()).collect();
+    let conditions = arena.conditions();
+    let records = read_results(&config.results)?;
     if !records.is_empty() && !config.resume {
         return Err(TournamentError::Config(format!(
             "{} already holds {} results: pass --resume to continue that tournament, or choose another --results file",
@@ -344,9 +360,10 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
             ))
             .or_default() += 1;
     }
-    let todo: Vec<Game> = schedule(config, conditions.len())
+    let todo = schedule(config, conditions.len())
         .into_iter()
-        .filter(|g| {
+        .enumerate()
+        .filter(|(_, g)| {
             let key = (
                 names[g.white].to_string(),
                 names[g.black].to_string(),
@@ -362,6 +379,128 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
             }
         })
         .collect();
+    Ok(Pending { records, todo })
+}
+
+/// The first entrant's results against the second in `records`, and the SPRT's verdict
+/// on them when there is an SPRT.
+pub(super) fn sprt_state(
+    config: &TournamentConfig,
+    records: &[MatchRecord],
+) -> (Wdl, Option<Verdict>) {
+    let names: Vec<&str> = config.entrants.iter().map(|e| e.name.as_str()).collect();
+    let mut wdl = Wdl::default();
+    for r in records {
+        tally_sprt(&mut wdl, r, &names);
+    }
+    (wdl, config.sprt.map(|s| s.verdict(&wdl)))
+}
+
+/// Where the matches are played: the GGP players started for the whole tournament, or
+/// the in-process contestants.
+pub(super) struct Venue<'a> {
+    config: &'a TournamentConfig,
+    arena: &'a Arena,
+    players: Vec<RunningPlayer>,
+    addrs: Vec<String>,
+    contestants: Vec<Option<Contestant>>,
+    ggp_games: Vec<Arc<GgpGame>>,
+}
+
+impl<'a> Venue<'a> {
+    /// Starts the GGP players, if the arena has them.
+    pub(super) async fn open(
+        config: &'a TournamentConfig,
+        arena: &'a Arena,
+    ) -> Result<Venue<'a>, TournamentError> {
+        let mut players = Vec::new();
+        if let Arena::Ggp(_) = arena {
+            for e in &config.entrants {
+                let p = RunningPlayer::start(&e.spec)
+                    .await
+                    .map_err(|m| TournamentError::Player(format!("{}: {m}", e.name)))?;
+                players.push(p);
+            }
+        }
+        Ok(Venue {
+            config,
+            arena,
+            addrs: players.iter().map(|p| p.addr.clone()).collect(),
+            players,
+            contestants: config.entrants.iter().map(Entrant::contestant).collect(),
+            ggp_games: match arena {
+                Arena::Ggp(games) => games.iter().cloned().map(Arc::new).collect(),
+                Arena::Native(_) => Vec::new(),
+            },
+        })
+    }
+
+    /// Starts game `g` as match `id` in `running`; `guard` is dropped when it ends.
+    pub(super) fn start<G: Send + 'static>(
+        &self,
+        running: &mut JoinSet<MatchRecord>,
+        id: String,
+        g: Game,
+        guard: G,
+    ) {
+        let pair = [g.white, g.black];
+        let names = pair.map(|p| self.config.entrants[p].name.clone());
+        match self.arena {
+            Arena::Ggp(_) => {
+                let game = self.ggp_games[g.condition].clone();
+                let spec = MatchSpec {
+                    id,
+                    addrs: pair.map(|p| self.addrs[p].clone()),
+                    names,
+                    start_clock: self.config.start_clock,
+                    play_clock: g
+                        .play_clock
+                        .whole_secs()
+                        .expect("checked: GGP clocks are whole seconds"),
+                    dialect: self.config.dialect,
+                };
+                running.spawn(async move {
+                    let record = game.play(&spec).await;
+                    drop(guard);
+                    record
+                });
+            }
+            Arena::Native(native) => {
+                let native = native.clone();
+                let players = pair.map(|p| {
+                    self.contestants[p]
+                        .clone()
+                        .expect("every entrant plays the game itself")
+                });
+                running.spawn_blocking(move || {
+                    let record = native.play_match(id, g.condition, names, &players, g.play_clock);
+                    drop(guard);
+                    record
+                });
+            }
+        }
+    }
+
+    /// Stops the GGP players.
+    pub(super) async fn close(self) {
+        for p in self.players {
+            p.stop().await;
+        }
+    }
+}
+
+/// A prefix for match ids that differs between runs.
+pub(super) fn stamp() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis())
+}
+
+/// Plays the tournament in `arena`.
+pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, TournamentError> {
+    check(config, arena)?;
+    let names: Vec<&str> = config.entrants.iter().map(|e| e.name.as_str()).collect();
+    let Pending { mut records, todo } = pending(config, arena)?;
 
     let mut out = OpenOptions::new()
         .create(true)
@@ -371,23 +510,7 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
             path: config.results.clone(),
             error: e.to_string(),
         })?;
-
-    let mut players = Vec::new();
-    if let Arena::Ggp(_) = arena {
-        for e in &config.entrants {
-            let p = RunningPlayer::start(&e.spec)
-                .await
-                .map_err(|m| TournamentError::Player(format!("{}: {m}", e.name)))?;
-            players.push(p);
-        }
-    }
-    let addrs: Vec<String> = players.iter().map(|p| p.addr.clone()).collect();
-    let contestants: Vec<Option<Contestant>> =
-        config.entrants.iter().map(Entrant::contestant).collect();
-    let ggp_games: Vec<Arc<GgpGame>> = match arena {
-        Arena::Ggp(games) => games.iter().cloned().map(Arc::new).collect(),
-        Arena::Native(_) => Vec::new(),
-    };
+    let venue = Venue::open(config, arena).await?;
 
     let bar = if config.progress {
         ProgressBar::new(todo.len() as u64)
@@ -400,19 +523,13 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
         )
         .expect("valid template"),
     );
-    let mut sprt_wdl = Wdl::default();
-    for r in &records {
-        tally_sprt(&mut sprt_wdl, r, &names);
-    }
-    let mut verdict = config.sprt.map(|s| s.verdict(&sprt_wdl));
+    let (mut sprt_wdl, mut verdict) = sprt_state(config, &records);
     bar.set_message(summary(&records, &names));
 
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
+    let stamp = stamp();
     let permits = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut running = JoinSet::new();
-    let mut queue = todo.into_iter().enumerate();
+    let mut queue = todo.into_iter();
     let mut interrupted = false;
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
@@ -426,44 +543,7 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
                 .acquire_owned()
                 .await
                 .expect("semaphore open");
-            let id = format!("ref-{stamp}-{n}");
-            let pair = [g.white, g.black];
-            let names = pair.map(|p| names[p].to_string());
-            match arena {
-                Arena::Ggp(_) => {
-                    let game = ggp_games[g.condition].clone();
-                    let spec = MatchSpec {
-                        id,
-                        addrs: pair.map(|p| addrs[p].clone()),
-                        names,
-                        start_clock: config.start_clock,
-                        play_clock: g
-                            .play_clock
-                            .whole_secs()
-                            .expect("checked: GGP clocks are whole seconds"),
-                        dialect: config.dialect,
-                    };
-                    running.spawn(async move {
-                        let record = game.play(&spec).await;
-                        drop(permit);
-                        record
-                    });
-                }
-                Arena::Native(native) => {
-                    let native = native.clone();
-                    let players = pair.map(|p| {
-                        contestants[p]
-                            .clone()
-                            .expect("every entrant plays the game itself")
-                    });
-                    running.spawn_blocking(move || {
-                        let record =
-                            native.play_match(id, g.condition, names, &players, g.play_clock);
-                        drop(permit);
-                        record
-                    });
-                }
-            }
+            venue.start(&mut running, format!("ref-{stamp}-{n}"), g, permit);
         }
         if running.is_empty() {
             break;
@@ -495,9 +575,7 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
         }
     }
     bar.finish();
-    for p in players {
-        p.stop().await;
-    }
+    venue.close().await;
     Ok(Outcome {
         first_pair: sprt_wdl,
         records,
