@@ -22,7 +22,8 @@ pub(crate) fn reference_dir() -> Option<PathBuf> {
                 .create(true)
                 .append(true)
                 .open(&list)
-                .and_then(|mut f| writeln!(f, "{test}"));
+                // One write, so that tests listing themselves at once cannot mix lines.
+                .and_then(|mut f| f.write_all(format!("{test}\n").as_bytes()));
             if let Err(e) = listed {
                 panic!(
                     "cannot list {test} in {}: {e}",
@@ -33,10 +34,11 @@ pub(crate) fn reference_dir() -> Option<PathBuf> {
         return Some(dir);
     }
     // Straight to stderr rather than eprintln!, which the test harness swallows for a
-    // passing test: a skip must show in every run.
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipped {test}: it needs the course's files in ../shared/reference/, which are not here"
+    // passing test: a skip must show in every run. One write of the whole line, so that
+    // tests skipping at once cannot mix their lines (CI reads them back).
+    let line = format!(
+        "skipped {test}: it needs the course's files in ../shared/reference/, which are not here\n"
     );
+    let _ = std::io::stderr().write_all(line.as_bytes());
     None
 }
