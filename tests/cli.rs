@@ -1120,26 +1120,21 @@ fn perft_counts_from_a_position_in_the_course_s_format() {
     for (game, size, start, other) in cases {
         let (from_start, err) = count(&["--game", game, size, "3"]);
         assert!(from_start.is_some(), "{game}: {err}");
-        let file = dir.join(format!("{game}-start.txt"));
-        std::fs::write(&file, start).unwrap();
-        let (written, err) = count(&[
-            "--game",
-            game,
-            size,
-            "3",
-            "--position",
-            file.to_str().unwrap(),
-        ]);
+        let file = dir.join(format!("{game}-position.txt"));
+        let from_text = |text: &str| {
+            std::fs::write(&file, text).unwrap();
+            count(&[
+                "--game",
+                game,
+                size,
+                "3",
+                "--position",
+                file.to_str().unwrap(),
+            ])
+        };
+        let (written, err) = from_text(start);
         assert_eq!(written, from_start, "{game}: {err}");
-        std::fs::write(&file, other).unwrap();
-        let (moved, err) = count(&[
-            "--game",
-            game,
-            size,
-            "3",
-            "--position",
-            file.to_str().unwrap(),
-        ]);
+        let (moved, err) = from_text(other);
         assert!(
             moved.is_some() && moved != from_start,
             "{game}: {moved:?} {err}"

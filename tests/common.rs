@@ -108,11 +108,18 @@ pub fn ask_program(program: &str, request: &str) -> Reply {
 /// [`ask_program`] with `env` added to the program's environment.
 #[allow(dead_code)]
 pub fn ask_program_with(program: &str, request: &str, env: &[(&str, &str)]) -> Reply {
+    run_program(program, &[], env, request)
+}
+
+/// Runs `program` with `args` and `env` added, `input` on its standard input; its reply.
+#[allow(dead_code)]
+pub fn run_program(program: &str, args: &[&str], env: &[(&str, &str)], input: &str) -> Reply {
     use std::io::Write;
     use std::process::{Command, Stdio};
     use std::time::Instant;
     let started = Instant::now();
     let mut child = Command::new(program)
+        .args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -123,7 +130,7 @@ pub fn ask_program_with(program: &str, request: &str, env: &[(&str, &str)]) -> R
         .stdin
         .take()
         .unwrap()
-        .write_all(request.as_bytes())
+        .write_all(input.as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
     Reply {

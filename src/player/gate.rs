@@ -13,6 +13,8 @@
 //!   the address the connection reached, or a name given with `--allow-host` — with the
 //!   port it listens on; anything else gets 421. `POST /` (GGP) is not held to it unless
 //!   a browser sent it, so controllers on other hosts reach it under any `Host`.
+//! - An HTTP/1.0 `POST` without `Content-Length` is refused with 411: its body cannot be
+//!   told from an empty one (an INFO), so a START sent that way would be lost.
 
 use std::net::{IpAddr, SocketAddr};
 

@@ -22,10 +22,11 @@ pub fn process_time() -> Option<Duration> {
 const MAX_NAP: Duration = Duration::from_millis(5);
 const MIN_NAP: Duration = Duration::from_micros(200);
 
-/// Raises a stop flag once the process has used `limit` of CPU time; stops watching
-/// when dropped.
+/// Raises a stop flag once the process has used `limit` of CPU time, and optionally a
+/// mark flag at an earlier amount (one watcher for both); stops watching when dropped.
 pub struct CpuLimit {
     stop: Arc<AtomicBool>,
+    mark: Arc<AtomicBool>,
     finished: Arc<AtomicBool>,
     watcher: Option<JoinHandle<()>>,
 }
@@ -34,26 +35,39 @@ impl CpuLimit {
     /// Starts watching; `None` where the process's CPU time cannot be read (the caller
     /// then needs a wall-clock limit instead).
     pub fn start(limit: Duration) -> Option<CpuLimit> {
+        CpuLimit::start_with_mark(limit, limit)
+    }
+
+    /// [`CpuLimit::start`], also raising [`CpuLimit::mark_flag`] once the process has used
+    /// `mark` (e.g. when a search should start no new iteration).
+    pub fn start_with_mark(mark: Duration, limit: Duration) -> Option<CpuLimit> {
         process_time()?;
         let stop = Arc::new(AtomicBool::new(false));
+        let marked = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
-        let (flag, done) = (stop.clone(), finished.clone());
+        let (flag, mark_flag, done) = (stop.clone(), marked.clone(), finished.clone());
+        let mark = mark.min(limit);
         let watcher = thread::Builder::new()
             .name("cpu-limit".into())
             .spawn(move || {
                 while !done.load(Ordering::Relaxed) {
                     let used = process_time().unwrap_or(limit);
+                    if used >= mark {
+                        mark_flag.store(true, Ordering::Relaxed);
+                    }
                     if used >= limit {
                         flag.store(true, Ordering::Relaxed);
                         return;
                     }
-                    // A quarter of what is left: the flag goes up at most that late.
-                    thread::park_timeout(((limit - used) / 4).clamp(MIN_NAP, MAX_NAP));
+                    // A quarter of what is left to the next flag: it goes up at most that late.
+                    let next = if used < mark { mark } else { limit };
+                    thread::park_timeout(((next - used) / 4).clamp(MIN_NAP, MAX_NAP));
                 }
             })
             .ok()?;
         Some(CpuLimit {
             stop,
+            mark: marked,
             finished,
             watcher: Some(watcher),
         })
@@ -62,6 +76,11 @@ impl CpuLimit {
     /// The flag that goes up at the limit (for [`super::Limits::with_stop`]).
     pub fn flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
+    }
+
+    /// The flag that goes up at the mark (for [`super::Limits::soft_stop`]).
+    pub fn mark_flag(&self) -> Arc<AtomicBool> {
+        self.mark.clone()
     }
 }
 

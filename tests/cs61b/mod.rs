@@ -340,8 +340,7 @@ fn the_display_ends_with_its_input() {
 /// exactly the output the built program gives.
 #[test]
 fn the_java_shim_runs_the_course_s_command_line_as_loa() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Command;
     let dir = std::env::temp_dir().join(format!("loa-java-shim-{}", std::process::id()));
     let made = Command::new(env!("CARGO_BIN_EXE_loa"))
         .arg("--java-shim")
@@ -357,23 +356,9 @@ fn the_java_shim_runs_the_course_s_command_line_as_loa() {
     let script = script("case");
     let input = script.lines.join("\n") + "\n";
     let run = |program: &str, args: &[&str]| {
-        let mut child = Command::new(program)
-            .args(args)
-            .env("PATH", &path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert!(out.status.success(), "{program} {args:?}: {out:?}");
-        String::from_utf8(out.stdout).unwrap()
+        let reply = crate::common::run_program(program, args, &[("PATH", &path)], &input);
+        assert!(reply.success, "{program} {args:?}: {}", reply.stderr);
+        reply.stdout
     };
     let direct = run(env!("CARGO_BIN_EXE_loa"), &["--strict"]);
     let through_java = run("java", &["-ea", "-cp", "classes", "loa.Main", "--strict"]);

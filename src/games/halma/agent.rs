@@ -119,19 +119,19 @@ fn searched(
     earlier: &[u64],
 ) -> (Option<Move>, u32, u64) {
     let now = Instant::now();
-    let (hard, soft) = if cpu_clock {
-        (CpuLimit::start(b.hard), CpuLimit::start(b.soft))
+    let watch = if cpu_clock {
+        CpuLimit::start_with_mark(b.soft, b.hard)
     } else {
-        (None, None)
+        None
     };
     let mut limits = Limits::default();
-    match (&hard, &soft) {
-        (Some(hard), Some(soft)) => {
-            limits = limits.with_stop(hard.flag());
-            limits.soft_stop = Some(soft.flag());
+    match &watch {
+        Some(w) => {
+            limits = limits.with_stop(w.flag());
+            limits.soft_stop = Some(w.mark_flag());
             limits.soft_deadline = Some(now + b.hard.saturating_sub(used).mul_f64(WALL_GUARD));
         }
-        _ => {
+        None => {
             limits.soft_deadline = Some(now + b.soft.saturating_sub(used));
             limits.hard_deadline = Some(now + b.hard.saturating_sub(used));
         }
