@@ -81,6 +81,52 @@ pub static JUMP_TARGETS: [u64; SQUARES] = {
     t
 };
 
+/// The squares a clone or a jump reaches from each square.
+pub static MOVES: [u64; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        t[sq] = NEIGHBOURS[sq] | JUMP_TARGETS[sq];
+        sq += 1;
+    }
+    t
+};
+
+/// Each jump offset as a whole-board shift: the squares whose jump stays on the board,
+/// and the bit distance (left when positive).
+static JUMP_SHIFTS: [(u64, i32); JUMPS.len()] = {
+    let mut t = [(0, 0); JUMPS.len()];
+    let mut j = 0;
+    while j < JUMPS.len() {
+        let (dx, dy) = JUMPS[j];
+        let mut keep = 0;
+        let mut sq = 0;
+        while sq < SQUARES {
+            if on_board((sq % N) as i32 + dx, (sq / N) as i32 + dy) {
+                keep |= 1 << sq;
+            }
+            sq += 1;
+        }
+        t[j] = (keep, dy * N as i32 + dx);
+        j += 1;
+    }
+    t
+};
+
+/// The squares a jump from any of `b` reaches: twelve shifts however many pieces.
+pub fn jump_reach(b: u64) -> u64 {
+    let mut r = 0;
+    for &(keep, shift) in &JUMP_SHIFTS {
+        let from = b & keep;
+        r |= if shift > 0 {
+            from << shift
+        } else {
+            from >> -shift
+        };
+    }
+    r
+}
+
 const fn on_board(x: i32, y: i32) -> bool {
     x >= 0 && y >= 0 && x < N as i32 && y < N as i32
 }
