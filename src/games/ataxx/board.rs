@@ -131,20 +131,63 @@ const fn on_board(x: i32, y: i32) -> bool {
     x >= 0 && y >= 0 && x < N as i32 && y < N as i32
 }
 
+/// Every square but those of the left column.
+const NOT_LEFT: u64 = {
+    let mut m = 0;
+    let mut y = 0;
+    while y < N {
+        m |= ((1 << N) - 2) << (y * N);
+        y += 1;
+    }
+    m
+};
+/// Every square but those of the right column.
+const NOT_RIGHT: u64 = NOT_LEFT >> 1;
+
 /// The squares one king step from any of `b`, `b` included.
 pub fn grow(b: u64) -> u64 {
-    const NOT_LEFT: u64 = {
-        let mut m = 0;
-        let mut y = 0;
-        while y < N {
-            m |= ((1 << N) - 2) << (y * N);
-            y += 1;
-        }
-        m
-    };
-    const NOT_RIGHT: u64 = NOT_LEFT >> 1;
     let h = b | (b & NOT_RIGHT) << 1 | (b & NOT_LEFT) >> 1;
     (h | h << N | h >> N) & FULL
+}
+
+/// How many of `b` are next to each square, bit-sliced: bit `k` of the count of square
+/// `sq` is bit `sq` of element `k`. A handful of whole-board additions answer for all 49
+/// squares at once what a loop would ask square by square.
+pub fn neighbour_counts(b: u64) -> [u64; 4] {
+    let (left, right) = ((b & NOT_RIGHT) << 1, (b & NOT_LEFT) >> 1);
+    // Per row: the three squares around each square, and the two beside it.
+    let (row0, row1) = (b ^ left ^ right, b & left | right & (b ^ left));
+    let (side0, side1) = (left ^ right, left & right);
+    // The rows above and below: two 2-bit counts added into a 3-bit one.
+    let (up0, up1) = (row0 << N & FULL, row1 << N & FULL);
+    let (down0, down1) = (row0 >> N, row1 >> N);
+    let carry = up0 & down0;
+    let (v0, v1, v2) = (
+        up0 ^ down0,
+        up1 ^ down1 ^ carry,
+        up1 & down1 | carry & (up1 ^ down1),
+    );
+    // Plus the two beside: at most eight, four bits.
+    let carry = v0 & side0;
+    let (c0, c1) = (v0 ^ side0, v1 ^ side1 ^ carry);
+    let carry = v1 & side1 | carry & (v1 ^ side1);
+    [c0, c1, v2 ^ carry, v2 & carry]
+}
+
+/// The largest of the bit-sliced `counts` over the squares of `among`, if any.
+pub fn max_count(counts: &[u64; 4], among: u64) -> Option<u32> {
+    if among == 0 {
+        return None;
+    }
+    let (mut left, mut max) = (among, 0);
+    for bit in (0..4).rev() {
+        let with = left & counts[bit];
+        if with != 0 {
+            left = with;
+            max |= 1 << bit;
+        }
+    }
+    Some(max)
 }
 
 /// The squares of `b`, lowest first.

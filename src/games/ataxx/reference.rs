@@ -1,6 +1,7 @@
 //! The move generator as it was before the whole-board version (`movegen`), kept for the
 //! tests to check the new one against: it finds the reach by a loop over the pieces, and
 //! its perft lists and makes every move of the last ply where the new one counts them.
+//! Also the evaluation's best gain as it was, square by square.
 
 use super::board::{JUMP_TARGETS, NEIGHBOURS, grow, squares};
 use super::{Ataxx, Move};
@@ -62,4 +63,16 @@ pub fn perft_pairs(p: &mut Ataxx, depth: u32) -> u64 {
         p.unmake(m);
     }
     total
+}
+
+/// The best gain in piece difference of `own` against `opp` in one move, one target
+/// square at a time (`eval::best_gain`).
+pub fn best_gain(own: u64, opp: u64, empty: u64) -> i32 {
+    let clone_to = grow(own) & empty;
+    let mut best = 0;
+    for to in squares(reach(own) & empty) {
+        let converted = 2 * (NEIGHBOURS[to] & opp).count_ones() as i32;
+        best = best.max(converted + i32::from(clone_to & 1 << to != 0));
+    }
+    best
 }

@@ -173,7 +173,8 @@ fn random_positions(count: usize, seed: u64) -> Vec<Ataxx> {
 /// The whole-board generator against the one it replaced and against the rules read
 /// square by square, on 10,000 positions: the same moves in the same order, the same
 /// pairs counted without listing, the same boards after each move, and every hash made,
-/// unmade and recomputed alike.
+/// unmade and recomputed alike; and the evaluation's whole-board best gain against the
+/// square-by-square one.
 #[test]
 fn the_generator_matches_the_one_it_replaced_on_random_positions() {
     let positions = random_positions(10_000, 35);
@@ -184,6 +185,16 @@ fn the_generator_matches_the_one_it_replaced_on_random_positions() {
         assert_eq!(listed(&p), old, "\n{p}");
         let (own, opp) = p.own_and_opposing();
         assert_eq!(movegen::reach(own), reference::reach(own), "\n{p}");
+        let counts = board::neighbour_counts(opp);
+        for sq in 0..SQUARES {
+            let count = (0..4).map(|k| (counts[k] >> sq & 1) << k).sum::<u64>();
+            assert_eq!(count, u64::from((board::NEIGHBOURS[sq] & opp).count_ones()));
+        }
+        assert_eq!(
+            super::eval::best_gain(own, opp, p.empty()),
+            reference::best_gain(own, opp, p.empty()),
+            "\n{p}"
+        );
         let stuck = !reference::can_move(own, p.empty()) && !reference::can_move(opp, p.empty());
         assert_eq!(p.has_moves(), !stuck, "\n{p}");
         assert_eq!(
