@@ -5,9 +5,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use ggp_player::game::Game;
+use ggp_player::game::{self, Game};
+use ggp_player::games::ataxx::Ataxx;
 use ggp_player::games::breakthrough::eval::Improved;
 use ggp_player::games::breakthrough::{Board, perft::perft, solved};
+use ggp_player::games::halma::Halma;
 use ggp_player::search::{self, Limits};
 
 struct Counting;
@@ -70,6 +72,18 @@ fn perft_and_search_allocate_nothing_per_node() {
         allocs[1] - allocs[0] <= 4 * 8,
         "allocations {allocs:?} for nodes {nodes:?}"
     );
+}
+
+/// Ataxx's perft, and Halma's, whose jump chains are found by a flood fill over whole
+/// boards, allocate nothing either.
+#[test]
+fn ataxx_and_halma_perft_allocate_nothing() {
+    let mut ataxx = Ataxx::start();
+    let n = allocations_during(|| assert_eq!(ataxx.perft_pairs(4), 119_520));
+    assert_eq!(n, 0, "Ataxx perft allocated");
+    let mut halma = Halma::start();
+    let n = allocations_during(|| assert_eq!(game::perft(&mut halma, 3), 62_240));
+    assert_eq!(n, 0, "Halma perft allocated");
 }
 
 /// The memory the player's table of solved openings costs: the text built into the

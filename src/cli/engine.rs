@@ -82,7 +82,8 @@ impl Tool for PerftArgs {
         let nodes = S::perft(&mut position, self.depth);
         let time = start.elapsed();
         println!(
-            "perft {} depth {}: {nodes} nodes in {:.3} s ({:.1} M nodes/s)",
+            "perft {} depth {}: {nodes} nodes in {:.3} s ({:.1} M nodes/s; the last ply's \
+             moves are counted, not made)",
             self.size,
             self.depth,
             time.as_secs_f64(),

@@ -81,24 +81,113 @@ pub static JUMP_TARGETS: [u64; SQUARES] = {
     t
 };
 
+/// The squares a clone or a jump reaches from each square.
+pub static MOVES: [u64; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        t[sq] = NEIGHBOURS[sq] | JUMP_TARGETS[sq];
+        sq += 1;
+    }
+    t
+};
+
+/// Each jump offset as a whole-board shift: the squares whose jump stays on the board,
+/// and the bit distance (left when positive).
+static JUMP_SHIFTS: [(u64, i32); JUMPS.len()] = {
+    let mut t = [(0, 0); JUMPS.len()];
+    let mut j = 0;
+    while j < JUMPS.len() {
+        let (dx, dy) = JUMPS[j];
+        let mut keep = 0;
+        let mut sq = 0;
+        while sq < SQUARES {
+            if on_board((sq % N) as i32 + dx, (sq / N) as i32 + dy) {
+                keep |= 1 << sq;
+            }
+            sq += 1;
+        }
+        t[j] = (keep, dy * N as i32 + dx);
+        j += 1;
+    }
+    t
+};
+
+/// The squares a jump from any of `b` reaches: twelve shifts however many pieces.
+pub fn jump_reach(b: u64) -> u64 {
+    let mut r = 0;
+    for &(keep, shift) in &JUMP_SHIFTS {
+        let from = b & keep;
+        r |= if shift > 0 {
+            from << shift
+        } else {
+            from >> -shift
+        };
+    }
+    r
+}
+
 const fn on_board(x: i32, y: i32) -> bool {
     x >= 0 && y >= 0 && x < N as i32 && y < N as i32
 }
 
+/// Every square but those of the left column.
+const NOT_LEFT: u64 = {
+    let mut m = 0;
+    let mut y = 0;
+    while y < N {
+        m |= ((1 << N) - 2) << (y * N);
+        y += 1;
+    }
+    m
+};
+/// Every square but those of the right column.
+const NOT_RIGHT: u64 = NOT_LEFT >> 1;
+
 /// The squares one king step from any of `b`, `b` included.
 pub fn grow(b: u64) -> u64 {
-    const NOT_LEFT: u64 = {
-        let mut m = 0;
-        let mut y = 0;
-        while y < N {
-            m |= ((1 << N) - 2) << (y * N);
-            y += 1;
-        }
-        m
-    };
-    const NOT_RIGHT: u64 = NOT_LEFT >> 1;
     let h = b | (b & NOT_RIGHT) << 1 | (b & NOT_LEFT) >> 1;
     (h | h << N | h >> N) & FULL
+}
+
+/// How many of `b` are next to each square, bit-sliced: bit `k` of the count of square
+/// `sq` is bit `sq` of element `k`. A handful of whole-board additions answer for all 49
+/// squares at once what a loop would ask square by square.
+pub fn neighbour_counts(b: u64) -> [u64; 4] {
+    let (left, right) = ((b & NOT_RIGHT) << 1, (b & NOT_LEFT) >> 1);
+    // Per row: the three squares around each square, and the two beside it.
+    let (row0, row1) = (b ^ left ^ right, b & left | right & (b ^ left));
+    let (side0, side1) = (left ^ right, left & right);
+    // The rows above and below: two 2-bit counts added into a 3-bit one.
+    let (up0, up1) = (row0 << N & FULL, row1 << N & FULL);
+    let (down0, down1) = (row0 >> N, row1 >> N);
+    let carry = up0 & down0;
+    let (v0, v1, v2) = (
+        up0 ^ down0,
+        up1 ^ down1 ^ carry,
+        up1 & down1 | carry & (up1 ^ down1),
+    );
+    // Plus the two beside: at most eight, four bits.
+    let carry = v0 & side0;
+    let (c0, c1) = (v0 ^ side0, v1 ^ side1 ^ carry);
+    let carry = v1 & side1 | carry & (v1 ^ side1);
+    [c0, c1, v2 ^ carry, v2 & carry]
+}
+
+/// The largest of the bit-sliced `counts` over the squares of `among`, if any.
+pub fn max_count(counts: &[u64; 4], among: u64) -> Option<u32> {
+    if among == 0 {
+        return None;
+    }
+    let (mut left, mut max) = (among, 0);
+    for bit in (0..4).rev() {
+        let with = left & counts[bit];
+        if with != 0 {
+            left = with;
+            max |= 1 << bit;
+        }
+    }
+    Some(max)
 }
 
 /// The squares of `b`, lowest first.

@@ -36,6 +36,8 @@ mod board;
 pub mod eval;
 mod movegen;
 pub mod nus;
+#[cfg(test)]
+mod reference;
 pub mod spec;
 mod text;
 

@@ -1,16 +1,25 @@
-//! Move generation by destination: every empty square a side reaches gets one clone (from
-//! its lowest-numbered source) and one jump per jumping source; and the perft of the
-//! course, which counts from-to pairs.
+//! Move generation on whole bitboards: the clone targets are the union of the pieces'
+//! neighbourhoods (one grow), the jump targets the union of twelve shifted boards, and
+//! the moves are listed by destination: every empty square a side reaches gets one clone
+//! (from its lowest-numbered source) and one jump per jumping source. Also the perft of
+//! the course, which counts from-to pairs, with its last ply counted from the tables
+//! without making or listing a move.
 
-use super::board::{JUMP_TARGETS, NEIGHBOURS, squares};
+use super::board::{JUMP_TARGETS, MOVES, NEIGHBOURS, grow, jump_reach, squares};
 use super::{Ataxx, Move, MoveList};
 use crate::game::{Game, MoveBuffer};
 
 /// Pushes the moves of the side with pieces `own` onto `empty` squares.
 pub fn push_moves(own: u64, empty: u64, list: &mut MoveList) {
-    // Only squares within reach: most empty squares are far from every piece early on.
-    for to in squares(empty & reach(own)) {
-        push_moves_to(own, to, list);
+    let clone_to = grow(own) & empty;
+    for to in squares(clone_to | jump_reach(own) & empty) {
+        if clone_to & 1 << to != 0 {
+            let from = (own & NEIGHBOURS[to]).trailing_zeros() as usize;
+            list.push(Move::clone_to(from, to));
+        }
+        for from in squares(own & JUMP_TARGETS[to]) {
+            list.push(Move::jump(from, to));
+        }
     }
 }
 
@@ -27,16 +36,25 @@ pub fn push_moves_to(own: u64, to: usize, list: &mut MoveList) {
 
 /// The squares the pieces `own` clone or jump to, empty or not.
 pub fn reach(own: u64) -> u64 {
-    let mut r = super::board::grow(own);
-    for from in squares(own) {
-        r |= JUMP_TARGETS[from];
-    }
-    r
+    grow(own) | jump_reach(own)
 }
 
 /// Whether the side with pieces `own` has a move onto one of `empty`.
 pub fn can_move(own: u64, empty: u64) -> bool {
-    squares(own).any(|from| (NEIGHBOURS[from] | JUMP_TARGETS[from]) & empty != 0)
+    reach(own) & empty != 0
+}
+
+/// The from-to pairs of the side with pieces `own` onto `empty` squares (the relation is
+/// symmetric, so a piece's targets are looked up from whichever side has fewer squares).
+pub fn count_pairs(own: u64, empty: u64) -> u64 {
+    let (walk, other) = if own.count_ones() <= empty.count_ones() {
+        (own, empty)
+    } else {
+        (empty, own)
+    };
+    squares(walk)
+        .map(|sq| u64::from((MOVES[sq] & other).count_ones()))
+        .sum()
 }
 
 /// An empty square that `mover` reaches and whose neighbours hold every piece of `victim`:
@@ -49,7 +67,7 @@ pub fn wipe_out_square(mover: u64, victim: u64, empty: u64) -> Option<usize> {
     for sq in squares(victim) {
         squares_next_to_all &= NEIGHBOURS[sq];
     }
-    squares(squares_next_to_all).find(|&to| mover & (NEIGHBOURS[to] | JUMP_TARGETS[to]) != 0)
+    squares(squares_next_to_all).find(|&to| mover & MOVES[to] != 0)
 }
 
 impl Ataxx {
@@ -62,30 +80,40 @@ impl Ataxx {
         }
     }
 
-    /// Perft as the course counts it: move sequences of `depth` plies where a move is a
-    /// distinct from-to pair (clones from different sources count apart), a pass one move.
-    /// A line that ends the game early adds nothing.
-    pub fn perft_pairs(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
+    /// The from-to pairs the side to move can play, a pass counting one: perft's last
+    /// ply, counted without listing or making a move.
+    pub fn pairs_to_move(&self) -> u64 {
         if self.decided().is_some() {
             return 0;
         }
-        let mut list = MoveList::default();
-        self.generate_moves(&mut list);
-        let mut total = 0;
-        for &m in list.as_slice() {
-            let below = if depth == 1 {
-                1
-            } else {
-                self.make(m);
-                let n = self.perft_pairs(depth - 1);
-                self.unmake(m);
-                n
-            };
-            total += self.pairs(m) * below;
+        let (own, opp) = self.own_and_opposing();
+        let empty = self.empty();
+        match count_pairs(own, empty) {
+            0 => u64::from(can_move(opp, empty)),
+            n => n,
         }
-        total
+    }
+
+    /// Perft as the course counts it: move sequences of `depth` plies where a move is a
+    /// distinct from-to pair (clones from different sources count apart), a pass one move.
+    /// A line that ends the game early adds nothing. The moves of the last ply are counted
+    /// ([`Ataxx::pairs_to_move`]), not made.
+    pub fn perft_pairs(&mut self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.pairs_to_move(),
+            _ => {
+                let mut list = MoveList::default();
+                self.generate_moves(&mut list);
+                let mut total = 0;
+                for &m in list.as_slice() {
+                    let weight = self.pairs(m);
+                    self.make(m);
+                    total += weight * self.perft_pairs(depth - 1);
+                    self.unmake(m);
+                }
+                total
+            }
+        }
     }
 }

@@ -122,9 +122,115 @@ fn random_games(games: usize, seed: u64, mut check: impl FnMut(&mut Ataxx)) {
 #[test]
 fn perft_from_the_start_counts_from_to_pairs() {
     let mut p = Ataxx::start();
-    for (depth, count) in [(1, 16), (2, 252), (3, 5_552), (4, 119_520)] {
+    let counts = [16, 252, 5_552, 119_520, 3_270_396, 88_659_316];
+    for (depth, count) in (1..).zip(counts) {
         assert_eq!(p.perft_pairs(depth), count, "depth {depth}");
     }
+    assert_eq!(reference::perft_pairs(&mut p, 4), 119_520);
+}
+
+/// Positions for the cross-checks: every position of random games from the start, and
+/// boards filled at random (any density, either side to move, any ply up to the limit),
+/// which reach passes, wipe-outs and the turn limit far more often than play does.
+fn random_positions(count: usize, seed: u64) -> Vec<Ataxx> {
+    let mut rng = crate::rng::seeded(Some(seed));
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count / 2 {
+        random_games(1, rng.random(), |p| out.push(p.clone()));
+    }
+    out.truncate(count / 2);
+    while out.len() < count {
+        // Mostly crowded boards, often lopsided: a side with few pieces is walled in and
+        // must pass.
+        let empty_share = rng.random_range(0.0f64..1.0).powi(3);
+        let black_share = rng.random_range(0.0..1.0);
+        let (mut black, mut white) = (0, 0);
+        for sq in 0..SQUARES {
+            if rng.random_bool(empty_share) {
+                continue;
+            }
+            if rng.random_bool(black_share) {
+                black |= 1 << sq;
+            } else {
+                white |= 1 << sq;
+            }
+        }
+        let side = if rng.random_bool(0.5) {
+            Side::Black
+        } else {
+            Side::White
+        };
+        out.push(Ataxx::new(
+            black,
+            white,
+            side,
+            rng.random_range(0..=PLY_LIMIT),
+        ));
+    }
+    out
+}
+
+/// The whole-board generator against the one it replaced and against the rules read
+/// square by square, on 10,000 positions: the same moves in the same order, the same
+/// pairs counted without listing, the same boards after each move, and every hash made,
+/// unmade and recomputed alike; and the evaluation's whole-board best gain against the
+/// square-by-square one.
+#[test]
+fn the_generator_matches_the_one_it_replaced_on_random_positions() {
+    let positions = random_positions(10_000, 35);
+    let (mut moves, mut passes, mut over) = (0, 0, 0);
+    for (i, p) in positions.into_iter().enumerate() {
+        let mut p = p;
+        let old = reference::listed(&p);
+        assert_eq!(listed(&p), old, "\n{p}");
+        let (own, opp) = p.own_and_opposing();
+        assert_eq!(movegen::reach(own), reference::reach(own), "\n{p}");
+        let counts = board::neighbour_counts(opp);
+        for sq in 0..SQUARES {
+            let count = (0..4).map(|k| (counts[k] >> sq & 1) << k).sum::<u64>();
+            assert_eq!(count, u64::from((board::NEIGHBOURS[sq] & opp).count_ones()));
+        }
+        assert_eq!(
+            super::eval::best_gain(own, opp, p.empty()),
+            reference::best_gain(own, opp, p.empty()),
+            "\n{p}"
+        );
+        let stuck = !reference::can_move(own, p.empty()) && !reference::can_move(opp, p.empty());
+        assert_eq!(p.has_moves(), !stuck, "\n{p}");
+        assert_eq!(
+            p.pairs_to_move(),
+            reference::perft_pairs(&mut p, 1),
+            "\n{p}"
+        );
+        if p.decided().is_some() {
+            over += 1;
+            assert!(old.is_empty());
+            continue;
+        }
+        assert_eq!(engine_moves(&p), reference_moves(&p), "\n{p}");
+        let before = (p.pieces, p.side, p.ply, p.hash());
+        for &m in &old {
+            p.make(m);
+            assert_eq!(
+                p.zobrist,
+                p.zobrist_from_scratch(),
+                "{}\n{p}",
+                p.move_name(m)
+            );
+            p.unmake(m);
+            assert_eq!((p.pieces, p.side, p.ply, p.hash()), before);
+        }
+        if i % 10 == 0 {
+            assert_eq!(p.perft_pairs(3), reference::perft_pairs(&mut p, 3), "\n{p}");
+        }
+        moves += old.len();
+        passes += usize::from(old == [Move::PASS]);
+    }
+    // The positions cover what they are meant to.
+    assert!(
+        moves > 200_000 && passes > 20 && over > 1000,
+        "{moves} {passes} {over}"
+    );
 }
 
 #[test]
