@@ -4,7 +4,8 @@
 //!
 //! `cargo test --test tests web::screenshots -- --ignored` writes the README's
 //! screenshots (`docs/page-live-match.png`, `docs/page-finished-game.png`) and the page's
-//! at 1280 and 390 px for each game (`docs/screens/`).
+//! at 1280 and 390 px for each game, a Halma chain and a game of moves made at once
+//! (`docs/screens/`).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -1481,6 +1482,9 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
             .await;
             let (_, chain) = check_last_move_marks(game, &eval(&page, LAST_MOVE_MARKS).await);
             assert!(chain, "{from}–{to} was played as a chain");
+            if let Some(dir) = shots {
+                save_both_widths(&page, dir, &format!("{game}-chain")).await;
+            }
             chains += 1;
             page.find_element("#live-button")
                 .await
@@ -2027,12 +2031,25 @@ async fn the_match_list_fits_and_opens_by_row_key_and_hash() {
     chromium.close().await;
 }
 
-/// Screenshots of a tic-tac-toe and a connect-four match played by the reasoner.
+/// Screenshots of a tic-tac-toe and a connect-four match played by the reasoner, and of
+/// rock, paper, scissors and well after its first round.
 async fn reasoner_screens(dir: &Path) {
     let (addr, _stop, chromium, page, _) = open_player_page().await;
     tic_tac_toe_match(&addr, "tic-tac-toe").await;
     connect_four_match(&addr, "connect-four", 6).await;
-    for (id, stem) in [(1, "tictactoe-end"), (2, "connect-four-stopped")] {
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/rps_well.gdl")).unwrap();
+    assert_eq!(
+        say(&addr, &format!("(START rps left ({rules}) 5 1)")).await,
+        "ready"
+    );
+    let ours = say(&addr, "(PLAY rps NIL)").await;
+    say(&addr, &format!("(PLAY rps ({ours} (play rock)))")).await;
+    for (id, stem) in [
+        (1, "tictactoe-end"),
+        (2, "connect-four-stopped"),
+        (3, "rps-mid"),
+    ] {
         eval(
             &page,
             &format!("(() => {{ location.hash = '#match={id}'; return true; }})()"),
