@@ -698,6 +698,16 @@ async fn a_game_against_the_engine_is_played_to_its_end_by_clicks() {
     play_by_clicks("4x5", 100, None).await;
 }
 
+/// Clicks the element at `selector`.
+async fn click(page: &Page, selector: &str) {
+    page.find_element(selector)
+        .await
+        .unwrap_or_else(|e| panic!("nothing at {selector}: {e}"))
+        .click()
+        .await
+        .unwrap();
+}
+
 /// Clicks the button of board cell `row,col`.
 async fn click_cell(page: &Page, cell: &str) {
     page.find_element(format!("#board td[data-cell='{cell}'] button"))
@@ -1458,40 +1468,21 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
             click_cell(&page, &from).await;
             click_cell(&page, &to).await;
             let ply = plies + 1;
-            wait_for_plies(&page, ply, "the chain to be played", Duration::from_secs(5)).await;
+            let within = Duration::from_secs(30);
+            wait_for_plies(&page, ply, "the chain to be played", within).await;
             // The engine's reply first: the chain's position is then a past one.
-            wait_for(
-                &page,
-                "['you', 'over'].includes(document.getElementById('board').dataset.turn)",
-                "the engine's reply",
-                Duration::from_secs(30),
-            )
-            .await;
-            page.find_element(format!("#moves tr[data-ply='{ply}'] button"))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
-            wait_for(
-                &page,
-                &format!("document.getElementById('board').dataset.view === '{ply}'"),
-                "the chain's position",
-                Duration::from_secs(5),
-            )
-            .await;
+            let replied = "['you', 'over'].includes(document.getElementById('board').dataset.turn)";
+            wait_for(&page, replied, "the engine's reply", within).await;
+            click(&page, &format!("#moves tr[data-ply='{ply}'] button")).await;
+            let viewed = format!("document.getElementById('board').dataset.view === '{ply}'");
+            wait_for(&page, &viewed, "the chain's position", within).await;
             let (_, chain) = check_last_move_marks(game, &eval(&page, LAST_MOVE_MARKS).await);
             assert!(chain, "{from}–{to} was played as a chain");
             if let Some(dir) = shots {
                 save_both_widths(&page, dir, &format!("{game}-chain")).await;
             }
             chains += 1;
-            page.find_element("#live-button")
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
+            click(&page, "#live-button").await;
         } else {
             page.find_element("#board td.from button")
                 .await
@@ -1868,6 +1859,16 @@ async fn a_reasoner_game_s_board_is_drawn_from_its_facts() {
     chromium.close().await;
 }
 
+/// A match of rock, paper, scissors and well (both roles throw at once) from a
+/// controller, `rps`, the player as left; our first throw.
+async fn rps_match(addr: &str) -> String {
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/rps_well.gdl")).unwrap();
+    let start = format!("(START rps left ({rules}) 5 1)");
+    assert_eq!(say(addr, &start).await, "ready");
+    say(addr, "(PLAY rps NIL)").await
+}
+
 /// A game whose roles move at once (rock, paper, scissors and well, from a controller):
 /// the status line says that they all move at once and whose moves are awaited, and each
 /// ply shows the move every role played, on the status line and in the move list.
@@ -1879,13 +1880,7 @@ async fn a_simultaneous_game_says_who_moves_and_what_each_role_played() {
         return;
     };
     let (addr, _stop, chromium, page, errors) = open_player_page().await;
-    let rules =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/rps_well.gdl")).unwrap();
-    assert_eq!(
-        say(&addr, &format!("(START rps left ({rules}) 5 1)")).await,
-        "ready"
-    );
-    let ours = say(&addr, "(PLAY rps NIL)").await;
+    let ours = rps_match(&addr).await;
     eval(
         &page,
         "(() => { location.hash = '#match=1'; return true; })()",
@@ -1894,27 +1889,18 @@ async fn a_simultaneous_game_says_who_moves_and_what_each_role_played() {
     let status = "document.getElementById('status').textContent";
     let awaited =
         "All 2 roles move at once: waiting for the moves of Left (us) and Right (opponent).";
-    wait_for(
-        &page,
-        &format!("{status} === {awaited:?}"),
-        "the roles awaited before the first move",
-        Duration::from_secs(10),
-    )
-    .await;
+    let says = |text: &str| format!("{status} === {text:?}");
+    let within = Duration::from_secs(10);
+    wait_for(&page, &says(awaited), "the roles awaited", within).await;
     let ours2 = say(&addr, &format!("(PLAY rps ({ours} (play rock)))")).await;
     let said = format!(
         "Ply 1: all moved at once: Left (us) played {ours}; Right (opponent) played (play rock). {awaited}"
     );
-    wait_for(
-        &page,
-        &format!("{status} === {said:?}"),
-        "each role's move on the status line",
-        Duration::from_secs(10),
-    )
-    .await;
+    wait_for(&page, &says(&said), "each role's move said", within).await;
+    let first_row = "[...document.querySelectorAll('#moves tbody tr')[0].querySelectorAll('td')]";
     let row = eval(
         &page,
-        "[...document.querySelectorAll('#moves tbody tr')[0].querySelectorAll('td')].slice(1, 3).map(t => t.textContent)",
+        &format!("{first_row}.slice(1, 3).map(t => t.textContent)"),
     )
     .await;
     assert_eq!(
@@ -1927,15 +1913,10 @@ async fn a_simultaneous_game_says_who_moves_and_what_each_role_played() {
         say(&addr, &format!("(STOP rps ({ours3} (play well)))")).await,
         "done"
     );
-    wait_for(
-        &page,
-        &format!(
-            "{status}.includes('Game over: ') && {status}.startsWith('Ply 3: all moved at once: ')"
-        ),
-        "the end",
-        Duration::from_secs(10),
-    )
-    .await;
+    let end = format!(
+        "{status}.includes('Game over: ') && {status}.startsWith('Ply 3: all moved at once: ')"
+    );
+    wait_for(&page, &end, "the end", within).await;
     assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
     chromium.close().await;
 }
@@ -2037,13 +2018,7 @@ async fn reasoner_screens(dir: &Path) {
     let (addr, _stop, chromium, page, _) = open_player_page().await;
     tic_tac_toe_match(&addr, "tic-tac-toe").await;
     connect_four_match(&addr, "connect-four", 6).await;
-    let rules =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/rps_well.gdl")).unwrap();
-    assert_eq!(
-        say(&addr, &format!("(START rps left ({rules}) 5 1)")).await,
-        "ready"
-    );
-    let ours = say(&addr, "(PLAY rps NIL)").await;
+    let ours = rps_match(&addr).await;
     say(&addr, &format!("(PLAY rps ({ours} (play rock)))")).await;
     for (id, stem) in [
         (1, "tictactoe-end"),
