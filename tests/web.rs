@@ -698,24 +698,26 @@ async fn a_game_against_the_engine_is_played_to_its_end_by_clicks() {
     play_by_clicks("4x5", 100, None).await;
 }
 
-/// Clicks the element at `selector`.
+/// Clicks the element at `selector`. The page draws the board again at each change, so
+/// an element found may be gone a moment later: it is then found again.
 async fn click(page: &Page, selector: &str) {
-    page.find_element(selector)
-        .await
-        .unwrap_or_else(|e| panic!("nothing at {selector}: {e}"))
-        .click()
-        .await
-        .unwrap();
+    let mut last = String::new();
+    for _ in 0..5 {
+        match page.find_element(selector).await {
+            Ok(element) => match element.click().await {
+                Ok(_) => return,
+                Err(e) => last = e.to_string(),
+            },
+            Err(e) => last = e.to_string(),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("cannot click {selector}: {last}");
 }
 
 /// Clicks the button of board cell `row,col`.
 async fn click_cell(page: &Page, cell: &str) {
-    page.find_element(format!("#board td[data-cell='{cell}'] button"))
-        .await
-        .unwrap_or_else(|e| panic!("cell {cell} has no button: {e}"))
-        .click()
-        .await
-        .unwrap();
+    click(page, &format!("#board td[data-cell='{cell}'] button")).await;
 }
 
 /// The cells of the board shown, by row.
@@ -1284,7 +1286,11 @@ const LAST_MOVE_MARKS: &str = r#"(() => {
   const steps = [...b.querySelectorAll('td[data-step]')].map((t) => [t.dataset.cell, Number(t.dataset.step)])
     .sort((x, y) => x[1] - y[1]);
   const row = document.querySelector(`#moves tr[data-ply="${ply}"] td.move`);
-  return { ply, path: m ? m.path : null, from: cells('td.last-from'), to: cells('td.last'), steps,
+  const end = b.querySelector('td.last');
+  const [er, ec] = end ? end.dataset.cell.split(',').map(Number) : [0, 0];
+  const took = !!(end && m && before && !['.', '-', '_', '0', ''].includes(before.diagram.rows[er][ec])
+    && before.diagram.rows[er][ec] !== m.diagram.rows[er][ec]);
+  return { ply, path: m ? m.path : null, from: cells('td.last-from'), to: cells('td.last'), steps, took,
            turned: turned.sort(), flipped: cells('td.flipped'),
            status: document.getElementById('status').textContent, listed: row ? row.textContent : '' };
 })()"#;
@@ -1298,12 +1304,22 @@ const A_CHAIN: &str = r#"(() => {
   return m ? [m.from.join(','), m.to.join(',')] : null;
 })()"#;
 
-/// Checks the marks of [`LAST_MOVE_MARKS`] in `game`: in Ataxx, the pieces turned are the
+/// Checks the marks of [`LAST_MOVE_MARKS`] in `game`: a piece taken where the mover
+/// landed is said on the status line (and only then); in Ataxx, the pieces turned are the
 /// ones marked, and the status line counts them; a chain of jumps has its start, end and
 /// each landing marked in order, each one jump from the last, and is written with every
 /// landing. Whether a piece was turned, and whether the move was a chain.
 fn check_last_move_marks(game: &str, v: &Value) -> (bool, bool) {
     let turned = v["turned"].as_array().unwrap();
+    let took = v["took"] == true;
+    assert_eq!(
+        v["status"]
+            .as_str()
+            .unwrap()
+            .contains(", taking the piece on "),
+        took,
+        "a piece taken where the mover landed is said: {v}"
+    );
     if game == "ataxx" {
         assert_eq!(
             v["flipped"], v["turned"],
@@ -1484,12 +1500,7 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
             chains += 1;
             click(&page, "#live-button").await;
         } else {
-            page.find_element("#board td.from button")
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
+            click(&page, "#board td.from button").await;
             wait_for(
                 &page,
                 "document.querySelector('#board td.target button') !== null",

@@ -360,7 +360,7 @@ function renderBoard(diagram, legal, last) {
       const key = `${r},${c}`;
       const marked = key === lastFrom ? ', where the last move started'
         : via.has(key) ? `, landing ${via.get(key)} of the last move`
-          : lastTo.has(key) ? ', where the last move ended'
+          : lastTo.has(key) ? `, where the last move ended${last.took ? ', taking the piece there' : ''}`
             : flipped.has(key) ? ', turned by the last move' : '';
       const label = `${squareName(names, [r, c])}: ${diagram.text_cells ? (text || 'empty') : cellWord(text)}${marked}`;
       const content = pieceOf(diagram, text);
@@ -457,7 +457,8 @@ function saidOf(d, m) {
   const names = labels(d, m.diagram);
   const turned = marks.flipped && marks.flipped.length > 0
     ? `, turning ${marks.flipped.length} ${marks.flipped.length === 1 ? 'piece' : 'pieces'} (${listText(marks.flipped.map((c) => squareName(names, c)))})` : '';
-  return `Ply ${m.ply}: ${moverName(d, m) || 'all'} played ${moveText(d, m.text, false, m.path)}${turned}. `;
+  const took = marks.took ? `, taking the piece on ${squareName(names, marks.to)}` : '';
+  return `Ply ${m.ply}: ${moverName(d, m) || 'all'} played ${moveText(d, m.text, false, m.path)}${took}${turned}. `;
 }
 
 // Alpha-beta's score or proven value; Monte-Carlo's win rate of the chosen move.
@@ -671,7 +672,10 @@ function marksOf(d, m) {
   const moved = new Set(path.map((c) => c.join(',')));
   const flipped = changedCells(before ? before.diagram : null, m.diagram, Infinity)
     .filter((c) => !moved.has(c.join(',')));
-  return { from: cells.from, to: cells.to, via: path.slice(1, -1), flipped };
+  // A piece taken where the mover landed (Breakthrough, Lines of Action).
+  const was = before ? before.diagram.rows[cells.to[0]][cells.to[1]] : '';
+  const took = was !== undefined && !EMPTY.has(was) && was !== m.diagram.rows[cells.to[0]][cells.to[1]];
+  return { from: cells.from, to: cells.to, via: path.slice(1, -1), flipped, took };
 }
 
 // ---- a new game ----
