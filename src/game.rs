@@ -118,6 +118,12 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     fn move_cells(&self, _m: Self::Move) -> Option<(Vec<[usize; 2]>, [usize; 2])> {
         None
     }
+    /// The cells `m` carries its piece through, start to end, in the coordinates of
+    /// [`Game::move_cells`], when that is more than its start and end (a chain of jumps),
+    /// so that the page can show every landing; `None` (the default) otherwise.
+    fn move_path(&self, _m: Self::Move) -> Option<Vec<[usize; 2]>> {
+        None
+    }
     /// The legal move written `text` in the game's notation ([`Game::move_name`]), if
     /// there is one. Case and runs of spaces do not matter.
     fn parse_move(&self, text: &str) -> Option<Self::Move> {

@@ -4,7 +4,8 @@
 //!
 //! `cargo test --test tests web::screenshots -- --ignored` writes the README's
 //! screenshots (`docs/page-live-match.png`, `docs/page-finished-game.png`) and the page's
-//! at 1280 and 390 px for each game (`docs/screens/`).
+//! at 1280 and 390 px for each game, a Halma chain and a game of moves made at once
+//! (`docs/screens/`).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -697,14 +698,26 @@ async fn a_game_against_the_engine_is_played_to_its_end_by_clicks() {
     play_by_clicks("4x5", 100, None).await;
 }
 
+/// Clicks the element at `selector`. The page draws the board again at each change, so
+/// an element found may be gone a moment later: it is then found again.
+async fn click(page: &Page, selector: &str) {
+    let mut last = String::new();
+    for _ in 0..5 {
+        match page.find_element(selector).await {
+            Ok(element) => match element.click().await {
+                Ok(_) => return,
+                Err(e) => last = e.to_string(),
+            },
+            Err(e) => last = e.to_string(),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("cannot click {selector}: {last}");
+}
+
 /// Clicks the button of board cell `row,col`.
 async fn click_cell(page: &Page, cell: &str) {
-    page.find_element(format!("#board td[data-cell='{cell}'] button"))
-        .await
-        .unwrap_or_else(|e| panic!("cell {cell} has no button: {e}"))
-        .click()
-        .await
-        .unwrap();
+    click(page, &format!("#board td[data-cell='{cell}'] button")).await;
 }
 
 /// The cells of the board shown, by row.
@@ -764,6 +777,24 @@ async fn ataxx_clones_and_jumps_are_played_by_clicks() {
     assert_eq!(
         targets,
         serde_json::json!(["0,1", "0,2", "0,3", "1,0", "1,1", "2,0", "2,2", "3,0"])
+    );
+    // With a piece picked (every square a button): each element Tab reaches, and a
+    // target, the picked piece, a match row and a button hovered, pass AA.
+    let (low, focused) = focus_and_hover_contrast(
+        &page,
+        &[
+            "#board td.target button",
+            "#board td.picked button",
+            "#matches tbody tr",
+            "#resign",
+        ],
+        120,
+    )
+    .await;
+    assert_eq!(low, Vec::<String>::new(), "focus and hover contrast");
+    assert!(
+        focused >= 49,
+        "{focused} elements focused by Tab: the board's 49 and more"
     );
     click_cell(&page, "1,1").await;
     wait_for_plies(&page, 1, "the clone to be played", Duration::from_secs(5)).await;
@@ -851,6 +882,14 @@ async fn loa_display_is_played_by_clicks_in_the_browser() {
     let your_move = "document.getElementById('board').dataset.turn === 'you'";
     wait_for(&page, your_move, "black's move", Duration::from_secs(10)).await;
     assert_eq!(cells_spaced(&page).await[0], "-bbbbbb-");
+    // The program's page meets AA too: its text, each element Tab reaches, and a row and
+    // a square hovered.
+    let low = eval(&page, &low_contrast()).await;
+    assert_eq!(low, serde_json::json!([]), "text under 4.5:1");
+    let (low, focused) =
+        focus_and_hover_contrast(&page, &["#board td button", "#matches tbody tr"], 80).await;
+    assert_eq!(low, Vec::<String>::new(), "focus and hover contrast");
+    assert!(focused >= 10, "{focused} elements focused by Tab");
     // b1 is row 7 (rank 8 is drawn first), column 1; b3 is row 5.
     click_cell(&page, "7,1").await;
     click_cell(&page, "5,1").await;
@@ -897,6 +936,12 @@ async fn loa_display_is_played_by_clicks_in_the_browser() {
         Duration::from_secs(10),
     )
     .await;
+    let low = eval(&page, &low_contrast()).await;
+    assert_eq!(
+        low,
+        serde_json::json!([]),
+        "text under 4.5:1 once it has gone"
+    );
     chromium.close().await;
 }
 
@@ -1093,27 +1138,97 @@ async fn save_both_widths(page: &Page, dir: &Path, stem: &str) {
     set_viewport(page, 1280, 1000).await;
 }
 
-/// The text on the page (outside SVG) whose contrast with its background is under
-/// WCAG AA's 4.5:1, each as "text: ratio".
-const LOW_CONTRAST: &str = r#"(() => {
+/// Colour helpers of the contrast checks: `ratio(a, b)` of two colours, `back(e)` (the
+/// first opaque background at or behind `e`) and `lowText(root)`, the text in `root` and
+/// below (outside SVG) whose contrast with its background is under WCAG AA's 4.5:1, each
+/// as "text: ratio", in the state the page is in (hovered, focused or not).
+const CONTRAST_LIB: &str = r#"
   const rgba = (c) => (c.match(/[\d.]+/g) || []).map(Number);
   const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
     return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const ratio = (p, q) => { const a = lum(p), b = lum(q); return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); };
   const back = (e) => { for (; e; e = e.parentElement) { const c = rgba(getComputedStyle(e).backgroundColor);
     if (c.length === 3 || (c.length === 4 && c[3] >= 0.9)) return c; } return [255, 255, 255]; };
-  const low = [];
-  for (const e of document.querySelectorAll('body *')) {
-    if (e.closest('svg') || e.disabled) continue;
-    const own = [...e.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim() !== '');
-    if (own.length === 0) continue;
-    const r = e.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || getComputedStyle(e).visibility === 'hidden') continue;
-    const a = lum(rgba(getComputedStyle(e).color)), b = lum(back(e));
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < 4.5) low.push(`${own[0].textContent.trim().slice(0, 30)}: ${ratio.toFixed(2)}`);
-  }
-  return low;
-})()"#;
+  const lowText = (root) => {
+    const low = [];
+    for (const e of [root, ...root.querySelectorAll('*')]) {
+      if (e.closest('svg') || e.disabled) continue;
+      const own = [...e.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+      if (own.length === 0) continue;
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || getComputedStyle(e).visibility === 'hidden') continue;
+      const x = ratio(rgba(getComputedStyle(e).color), back(e));
+      if (x < 4.5) low.push(`${own[0].textContent.trim().slice(0, 30)}: ${x.toFixed(2)}`);
+    }
+    return low;
+  };
+"#;
+
+/// The page's text under 4.5:1 (see [`CONTRAST_LIB`]).
+fn low_contrast() -> String {
+    format!("(() => {{ {CONTRAST_LIB} return lowText(document.body); }})()")
+}
+
+/// For the element with focus: its text under 4.5:1, and its focus outline if it has
+/// none or one under WCAG AA's 3:1 for what marks a state against the colour next to it
+/// (inside the element for an outline drawn inward), as lines.
+fn focus_contrast() -> String {
+    format!(
+        r#"(() => {{ {CONTRAST_LIB}
+  const e = document.activeElement;
+  if (!e || e === document.body) return [];
+  const cell = e.closest('td[data-cell]');
+  const name = `${{e.tagName.toLowerCase()}}${{e.id ? '#' + e.id : ''}}${{cell ? ' on ' + cell.dataset.cell : ''}}`;
+  const out = lowText(e).map((t) => `${{name}} focused: ${{t}}`);
+  const s = getComputedStyle(e);
+  if (s.outlineStyle === 'none' || parseFloat(s.outlineWidth) < 2) out.push(`${{name}}: no focus outline`);
+  else {{
+    const x = ratio(rgba(s.outlineColor), parseFloat(s.outlineOffset) < 0 ? back(e) : back(e.parentElement));
+    if (x < 3) out.push(`${{name}}: focus outline ${{x.toFixed(2)}}`);
+  }}
+  return out;
+}})()"#
+    )
+}
+
+/// Goes round the page by Tab (until the focus comes back to where it was, at most
+/// `most` stops) checking each focused element ([`focus_contrast`]), then hovers the
+/// first element of each of `hovered` and checks the page's text; the failures, and the
+/// number of elements focused.
+async fn focus_and_hover_contrast(
+    page: &Page,
+    hovered: &[&str],
+    most: usize,
+) -> (Vec<String>, usize) {
+    let mut low = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let which = "(() => { const e = document.activeElement; return [...document.querySelectorAll('*')].indexOf(e); })()";
+    let body = page.find_element("body").await.unwrap();
+    for _ in 0..most {
+        body.press_key("Tab").await.unwrap();
+        if !seen.insert(eval(page, which).await.to_string()) {
+            break;
+        }
+        let found: Vec<String> =
+            serde_json::from_value(eval(page, &focus_contrast()).await).unwrap();
+        low.extend(found);
+    }
+    for selector in hovered {
+        let element = page
+            .find_element(*selector)
+            .await
+            .unwrap_or_else(|e| panic!("nothing to hover at {selector}: {e}"));
+        element.scroll_into_view().await.unwrap();
+        element.hover().await.unwrap();
+        let found: Vec<String> = serde_json::from_value(eval(page, &low_contrast()).await).unwrap();
+        low.extend(
+            found
+                .into_iter()
+                .map(|t| format!("{selector} hovered: {t}")),
+        );
+    }
+    (low, seen.len())
+}
 
 /// The score plot's labels that overlap one another or its axes, as "a / b".
 const PLOT_OVERLAPS: &str = r#"(() => {
@@ -1138,7 +1253,8 @@ const NEAREST_TARGET: &str = r#"(() => {
   return targets[0].dataset.cell;
 })()"#;
 
-/// A move as the page's move list writes it: the board's squares first.
+/// A move as the page's move list writes it: the board's squares first (two, or every
+/// landing of a chain of jumps).
 fn in_board_coordinates(text: &str) -> bool {
     let square = |s: &str| {
         let mut c = s.chars();
@@ -1147,10 +1263,113 @@ fn in_board_coordinates(text: &str) -> bool {
             && c.as_str().chars().all(|d| d.is_ascii_digit())
     };
     let head = text.split(' ').next().unwrap_or("");
-    text == "pass"
-        || head
-            .split_once('–')
-            .is_some_and(|(a, b)| square(a) && square(b))
+    let squares: Vec<&str> = head.split('–').collect();
+    text == "pass" || (squares.len() >= 2 && squares.iter().all(|s| square(s)))
+}
+
+/// What the board shows of the move that led to it: the move's `path` (from the API),
+/// the cells marked as its start, end and numbered landings (`steps`), the cells marked
+/// as turned over (`flipped`) and those whose piece changed colour (`turned`, Ataxx's
+/// `1`/`2`), the status line and the move list's text of it.
+const LAST_MOVE_MARKS: &str = r#"(() => {
+  const b = document.getElementById('board');
+  const ply = b.dataset.view === 'live' ? Number(b.dataset.plies) : Number(b.dataset.view);
+  const moves = state.detail.moves;
+  const m = moves.find((x) => x.ply === ply), before = moves.find((x) => x.ply === ply - 1);
+  const cells = (sel) => [...b.querySelectorAll(sel)].map((t) => t.dataset.cell).sort();
+  const pieces = new Set(['1', '2']);
+  const turned = [];
+  if (m && before) m.diagram.rows.forEach((row, r) => row.forEach((t, c) => {
+    const was = before.diagram.rows[r][c];
+    if (pieces.has(t) && pieces.has(was) && t !== was) turned.push(`${r},${c}`);
+  }));
+  const steps = [...b.querySelectorAll('td[data-step]')].map((t) => [t.dataset.cell, Number(t.dataset.step)])
+    .sort((x, y) => x[1] - y[1]);
+  const row = document.querySelector(`#moves tr[data-ply="${ply}"] td.move`);
+  const end = b.querySelector('td.last');
+  const [er, ec] = end ? end.dataset.cell.split(',').map(Number) : [0, 0];
+  const took = !!(end && m && before && !['.', '-', '_', '0', ''].includes(before.diagram.rows[er][ec])
+    && before.diagram.rows[er][ec] !== m.diagram.rows[er][ec]);
+  return { ply, path: m ? m.path : null, from: cells('td.last-from'), to: cells('td.last'), steps, took,
+           turned: turned.sort(), flipped: cells('td.flipped'),
+           status: document.getElementById('status').textContent, listed: row ? row.textContent : '' };
+})()"#;
+
+/// A legal move of the person's that must be a chain of jumps (neither a step nor one
+/// jump: it goes further), as its start and end cells.
+const A_CHAIN: &str = r#"(() => {
+  const far = (m) => { const dr = Math.abs(m.from[0] - m.to[0]), dc = Math.abs(m.from[1] - m.to[1]);
+    return !(dr <= 1 && dc <= 1) && !([0, 2].includes(dr) && [0, 2].includes(dc)); };
+  const m = (state.detail.legal || []).find((l) => l.from && l.to && far(l));
+  return m ? [m.from.join(','), m.to.join(',')] : null;
+})()"#;
+
+/// Checks the marks of [`LAST_MOVE_MARKS`] in `game`: a piece taken where the mover
+/// landed is said on the status line (and only then); in Ataxx, the pieces turned are the
+/// ones marked, and the status line counts them; a chain of jumps has its start, end and
+/// each landing marked in order, each one jump from the last, and is written with every
+/// landing. Whether a piece was turned, and whether the move was a chain.
+fn check_last_move_marks(game: &str, v: &Value) -> (bool, bool) {
+    let turned = v["turned"].as_array().unwrap();
+    let took = v["took"] == true;
+    assert_eq!(
+        v["status"]
+            .as_str()
+            .unwrap()
+            .contains(", taking the piece on "),
+        took,
+        "a piece taken where the mover landed is said: {v}"
+    );
+    if game == "ataxx" {
+        assert_eq!(
+            v["flipped"], v["turned"],
+            "the turned pieces are marked: {v}"
+        );
+        if !turned.is_empty() {
+            let said = format!("turning {} piece", turned.len());
+            assert!(v["status"].as_str().unwrap().contains(&said), "{v}");
+        }
+    }
+    let Some(path) = v["path"].as_array().filter(|p| p.len() > 2) else {
+        return (game == "ataxx" && !turned.is_empty(), false);
+    };
+    let cell = |c: &Value| format!("{},{}", c[0], c[1]);
+    assert_eq!(v["from"], serde_json::json!([cell(&path[0])]), "{v}");
+    assert_eq!(
+        v["to"],
+        serde_json::json!([cell(&path[path.len() - 1])]),
+        "{v}"
+    );
+    let steps: Vec<Value> = path[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| serde_json::json!([cell(c), i + 1]))
+        .collect();
+    assert_eq!(
+        v["steps"],
+        serde_json::json!(steps),
+        "every landing numbered: {v}"
+    );
+    for w in path.windows(2) {
+        let d = |i: usize| {
+            w[0][i]
+                .as_i64()
+                .unwrap()
+                .abs_diff(w[1][i].as_i64().unwrap())
+        };
+        assert!(
+            [0, 2].contains(&d(0)) && [0, 2].contains(&d(1)) && d(0) + d(1) > 0,
+            "each landing one jump from the last: {v}"
+        );
+    }
+    let listed = v["listed"].as_str().unwrap();
+    let head = listed.split(' ').next().unwrap();
+    assert_eq!(
+        head.split('–').count(),
+        path.len(),
+        "every landing written: {v}"
+    );
+    (false, true)
 }
 
 /// A page game of `game` (its default size and rules, the person on the side that moves
@@ -1200,6 +1419,8 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
         .await
         .unwrap();
     let mut moves = 0;
+    // Engine moves that turned pieces over, and chains of jumps, seen marked.
+    let (mut turns, mut chains) = (0, 0);
     loop {
         wait_for(
             &page,
@@ -1213,6 +1434,11 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
         let (plies, _, state, _) = shown(&page).await;
         if state == "finished" {
             break;
+        }
+        if plies > 0 {
+            let (turned, chain) = check_last_move_marks(game, &eval(&page, LAST_MOVE_MARKS).await);
+            turns += usize::from(turned);
+            chains += usize::from(chain);
         }
         assert!(status.ends_with("(you) to move: your move."), "{status}");
         if moves == 5
@@ -1249,13 +1475,32 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
                 .click()
                 .await
                 .unwrap();
-        } else {
-            page.find_element("#board td.from button")
-                .await
+        } else if let Some([from, to]) =
+            serde_json::from_value::<Option<[String; 2]>>(eval(&page, A_CHAIN).await)
                 .unwrap()
-                .click()
-                .await
-                .unwrap();
+                .filter(|_| game == "halma" && chains == 0)
+        {
+            // A chain of jumps, played by two clicks, then looked at in the move list.
+            click_cell(&page, &from).await;
+            click_cell(&page, &to).await;
+            let ply = plies + 1;
+            let within = Duration::from_secs(30);
+            wait_for_plies(&page, ply, "the chain to be played", within).await;
+            // The engine's reply first: the chain's position is then a past one.
+            let replied = "['you', 'over'].includes(document.getElementById('board').dataset.turn)";
+            wait_for(&page, replied, "the engine's reply", within).await;
+            click(&page, &format!("#moves tr[data-ply='{ply}'] button")).await;
+            let viewed = format!("document.getElementById('board').dataset.view === '{ply}'");
+            wait_for(&page, &viewed, "the chain's position", within).await;
+            let (_, chain) = check_last_move_marks(game, &eval(&page, LAST_MOVE_MARKS).await);
+            assert!(chain, "{from}–{to} was played as a chain");
+            if let Some(dir) = shots {
+                save_both_widths(&page, dir, &format!("{game}-chain")).await;
+            }
+            chains += 1;
+            click(&page, "#live-button").await;
+        } else {
+            click(&page, "#board td.from button").await;
             wait_for(
                 &page,
                 "document.querySelector('#board td.target button') !== null",
@@ -1294,6 +1539,12 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
         );
     }
     assert!(moves >= 5, "{game}: {moves} moves by clicks");
+    if game == "ataxx" {
+        assert!(turns > 0, "pieces were turned over, and marked");
+    }
+    if game == "halma" {
+        assert!(chains > 0, "a chain of jumps was played, and marked");
+    }
     wait_for(
         &page,
         "document.getElementById('board').dataset.turn === 'over'",
@@ -1342,7 +1593,7 @@ async fn play_game_by_clicks(game: &str, most: u32, shots: Option<&Path>) {
         title.as_str().unwrap().contains("evaluation, its own view"),
         "{title}"
     );
-    let low = eval(&page, LOW_CONTRAST).await;
+    let low = eval(&page, &low_contrast()).await;
     assert_eq!(low, serde_json::json!([]), "text under 4.5:1");
     if let Some(dir) = shots {
         save_both_widths(&page, dir, &format!("{game}-end")).await;
@@ -1400,8 +1651,10 @@ async fn say(addr: &str, body: &str) -> String {
 }
 
 /// A tic-tac-toe match from a controller, the player as xplayer, played to its end with
-/// `id`; the test's oplayer marks the first free cell. The marks made.
-async fn tic_tac_toe_match(addr: &str, id: &str) -> usize {
+/// `id`; the test's oplayer marks the first free cell of the upper triangle first, so
+/// that the grid is not its own mirror across the diagonal. The grid at the end, by
+/// `(mark row column)` (the rules' `(cell row column mark)`), `' '` for empty.
+async fn tic_tac_toe_match(addr: &str, id: &str) -> [[char; 3]; 3] {
     let rules =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/tictactoe.gdl")).unwrap();
     assert_eq!(
@@ -1427,8 +1680,19 @@ async fn tic_tac_toe_match(addr: &str, id: &str) -> usize {
             grid[nums[0] - 1][nums[1] - 1] = 'x';
             format!("({ours} noop)")
         } else {
-            let (m, n) = (0..9)
-                .map(|k| (k / 3, k % 3))
+            let upper_first = [
+                (0, 1),
+                (0, 2),
+                (1, 2),
+                (0, 0),
+                (1, 1),
+                (2, 2),
+                (1, 0),
+                (2, 0),
+                (2, 1),
+            ];
+            let (m, n) = upper_first
+                .into_iter()
                 .find(|&(m, n)| grid[m][n] == ' ')
                 .unwrap();
             grid[m][n] = 'o';
@@ -1436,7 +1700,7 @@ async fn tic_tac_toe_match(addr: &str, id: &str) -> usize {
         };
         if line(&grid, 'x') || line(&grid, 'o') || ply == 8 {
             assert_eq!(say(addr, &format!("(STOP {id} {joint})")).await, "done");
-            return ply + 1;
+            return grid;
         }
         last = joint;
     }
@@ -1487,7 +1751,15 @@ async fn a_reasoner_game_s_board_is_drawn_from_its_facts() {
         return;
     };
     let (addr, _stop, chromium, page, errors) = open_player_page().await;
-    let marks = tic_tac_toe_match(&addr, "ttt").await;
+    let grid = tic_tac_toe_match(&addr, "ttt").await;
+    let marks = grid.iter().flatten().filter(|&&c| c != ' ').count();
+    let mirror =
+        |g: [[char; 3]; 3]| std::array::from_fn::<_, 3, _>(|i| std::array::from_fn(|j| g[j][i]));
+    assert_ne!(
+        grid,
+        mirror(grid),
+        "the test's game tells rows from columns"
+    );
     connect_four_match(&addr, "c4", 6).await;
     let board_of = r#"(() => {
         const b = document.getElementById('board');
@@ -1510,7 +1782,24 @@ async fn a_reasoner_game_s_board_is_drawn_from_its_facts() {
     .await;
     let ttt = eval(&page, board_of).await;
     assert_eq!(ttt["rows"], 3, "{ttt}");
-    assert_eq!(ttt["rowLabels"], serde_json::json!(["3", "2", "1"]));
+    // The rules' rows (`(cell row column mark)`), first on top, as the moves name them.
+    assert_eq!(ttt["rowLabels"], serde_json::json!(["1", "2", "3"]));
+    let expected: Vec<String> = grid
+        .iter()
+        .flatten()
+        .map(|&c| {
+            if c == ' ' {
+                String::new()
+            } else {
+                c.to_ascii_uppercase().to_string()
+            }
+        })
+        .collect();
+    assert_eq!(
+        ttt["cells"],
+        serde_json::json!(expected),
+        "the grid as the rules mean it"
+    );
     let drawn: Vec<&str> = ttt["marks"]
         .as_array()
         .unwrap()
@@ -1577,6 +1866,68 @@ async fn a_reasoner_game_s_board_is_drawn_from_its_facts() {
             .ends_with("Game over: stopped by the controller before the game's end."),
         "{status}"
     );
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    chromium.close().await;
+}
+
+/// A match of rock, paper, scissors and well (both roles throw at once) from a
+/// controller, `rps`, the player as left; our first throw.
+async fn rps_match(addr: &str) -> String {
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/rps_well.gdl")).unwrap();
+    let start = format!("(START rps left ({rules}) 5 1)");
+    assert_eq!(say(addr, &start).await, "ready");
+    say(addr, "(PLAY rps NIL)").await
+}
+
+/// A game whose roles move at once (rock, paper, scissors and well, from a controller):
+/// the status line says that they all move at once and whose moves are awaited, and each
+/// ply shows the move every role played, on the status line and in the move list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_simultaneous_game_says_who_moves_and_what_each_role_played() {
+    let Some(_one) =
+        browser_turn("web::a_simultaneous_game_says_who_moves_and_what_each_role_played").await
+    else {
+        return;
+    };
+    let (addr, _stop, chromium, page, errors) = open_player_page().await;
+    let ours = rps_match(&addr).await;
+    eval(
+        &page,
+        "(() => { location.hash = '#match=1'; return true; })()",
+    )
+    .await;
+    let status = "document.getElementById('status').textContent";
+    let awaited =
+        "All 2 roles move at once: waiting for the moves of Left (us) and Right (opponent).";
+    let says = |text: &str| format!("{status} === {text:?}");
+    let within = Duration::from_secs(10);
+    wait_for(&page, &says(awaited), "the roles awaited", within).await;
+    let ours2 = say(&addr, &format!("(PLAY rps ({ours} (play rock)))")).await;
+    let said = format!(
+        "Ply 1: all moved at once: Left (us) played {ours}; Right (opponent) played (play rock). {awaited}"
+    );
+    wait_for(&page, &says(&said), "each role's move said", within).await;
+    let first_row = "[...document.querySelectorAll('#moves tbody tr')[0].querySelectorAll('td')]";
+    let row = eval(
+        &page,
+        &format!("{first_row}.slice(1, 3).map(t => t.textContent)"),
+    )
+    .await;
+    assert_eq!(
+        row,
+        serde_json::json!(["all at once", format!("left: {ours} · right: (play rock)")]),
+        "each role's move in the list"
+    );
+    let ours3 = say(&addr, &format!("(PLAY rps ({ours2} (play paper)))")).await;
+    assert_eq!(
+        say(&addr, &format!("(STOP rps ({ours3} (play well)))")).await,
+        "done"
+    );
+    let end = format!(
+        "{status}.includes('Game over: ') && {status}.startsWith('Ply 3: all moved at once: ')"
+    );
+    wait_for(&page, &end, "the end", within).await;
     assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
     chromium.close().await;
 }
@@ -1658,7 +2009,7 @@ async fn the_match_list_fits_and_opens_by_row_key_and_hash() {
         Duration::from_secs(10),
     )
     .await;
-    let low = eval(&page, LOW_CONTRAST).await;
+    let low = eval(&page, &low_contrast()).await;
     assert_eq!(low, serde_json::json!([]), "text under 4.5:1");
     set_viewport(&page, 390, 844).await;
     let narrow = eval(
@@ -1672,12 +2023,19 @@ async fn the_match_list_fits_and_opens_by_row_key_and_hash() {
     chromium.close().await;
 }
 
-/// Screenshots of a tic-tac-toe and a connect-four match played by the reasoner.
+/// Screenshots of a tic-tac-toe and a connect-four match played by the reasoner, and of
+/// rock, paper, scissors and well after its first round.
 async fn reasoner_screens(dir: &Path) {
     let (addr, _stop, chromium, page, _) = open_player_page().await;
     tic_tac_toe_match(&addr, "tic-tac-toe").await;
     connect_four_match(&addr, "connect-four", 6).await;
-    for (id, stem) in [(1, "tictactoe-end"), (2, "connect-four-stopped")] {
+    let ours = rps_match(&addr).await;
+    say(&addr, &format!("(PLAY rps ({ours} (play rock)))")).await;
+    for (id, stem) in [
+        (1, "tictactoe-end"),
+        (2, "connect-four-stopped"),
+        (3, "rps-mid"),
+    ] {
         eval(
             &page,
             &format!("(() => {{ location.hash = '#match={id}'; return true; }})()"),

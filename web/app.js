@@ -247,10 +247,15 @@ function labels(d, diagram) {
   const fromTop = d.game === 'loa6';
   const row = diagram.row_labels.length === rows ? diagram.row_labels
     : Array.from({ length: rows }, (_, r) => `${fromTop ? r + 1 : rows - r}`);
-  return { row, col };
+  // A GDL state's cell is named by its coordinates in the facts' order ("1 3").
+  const facts = diagram.row_labels.length === rows && rows > 0;
+  return { row, col, facts, rowFirst: diagram.row_first };
 }
 
-function squareName(names, [r, c]) { return `${names.col[c]}${names.row[r]}`; }
+function squareName(names, [r, c]) {
+  if (names.facts) return names.rowFirst ? `${names.row[r]} ${names.col[c]}` : `${names.col[c]} ${names.row[r]}`;
+  return `${names.col[c]}${names.row[r]}`;
+}
 
 // The cells a move in the game's notation goes from and to ([row, column] from the top
 // left), for the games whose notation the page reads; null otherwise.
@@ -275,14 +280,16 @@ function moveCells(d, text, rows) {
   return null;
 }
 
-// A move as the board's labels name it ("c13–d12"), and the game's own notation beside
-// it where that differs: "c13–d12 (E 2,3 3,4)".
-function moveText(d, text, brief) {
+// A move as the board's labels name it ("c13–d12", a chain of jumps by every landing:
+// "c13–e11–g9"), and the game's own notation beside it where that differs:
+// "c13–d12 (E 2,3 3,4)".
+function moveText(d, text, brief, path) {
   const diagram = d.diagram;
   const cells = moveCells(d, text, diagram.rows.length);
   if (!cells) return text;
   const names = labels(d, diagram);
-  const name = `${squareName(names, cells.from)}–${squareName(names, cells.to)}`;
+  const squares = path && path.length > 2 ? path : [cells.from, cells.to];
+  const name = squares.map((cell) => squareName(names, cell)).join('–');
   if (brief || name === text.replace('-', '–')) return name;
   // A GDL term's own parentheses are the ones around it.
   const own = /^\(.*\)$/.test(text) ? text.slice(1, -1) : text;
@@ -344,11 +351,18 @@ function renderBoard(diagram, legal, last) {
   for (const m of froms.get(pickedKey) || []) targets.set(m.to.join(','), m);
   const lastFrom = last && last.from ? last.from.join(',') : null;
   const lastTo = new Set((last && last.to ? [last.to] : last && last.changed ? last.changed : []).map((c) => c.join(',')));
+  // A chain's landings, numbered in order (the last one is the move's end).
+  const via = new Map(((last && last.via) || []).map((cell, i) => [cell.join(','), i + 1]));
+  const flipped = new Set(((last && last.flipped) || []).map((cell) => cell.join(',')));
   rows.forEach((row, r) => {
     const tr = el('tr', {}, el('th', { scope: 'row' }, names.row[r]));
     row.forEach((text, c) => {
       const key = `${r},${c}`;
-      const label = `${squareName(names, [r, c])}: ${diagram.text_cells ? (text || 'empty') : cellWord(text)}`;
+      const marked = key === lastFrom ? ', where the last move started'
+        : via.has(key) ? `, landing ${via.get(key)} of the last move`
+          : lastTo.has(key) ? `, where the last move ended${last.took ? ', taking the piece there' : ''}`
+            : flipped.has(key) ? ', turned by the last move' : '';
+      const label = `${squareName(names, [r, c])}: ${diagram.text_cells ? (text || 'empty') : cellWord(text)}${marked}`;
       const content = pieceOf(diagram, text);
       const td = el('td', { role: 'gridcell', 'data-cell': key, 'aria-label': label });
       const playable = froms.has(key) || targets.has(key);
@@ -365,6 +379,9 @@ function renderBoard(diagram, legal, last) {
       if (targets.has(key)) td.classList.add('target');
       if (key === lastFrom) td.classList.add('last-from');
       if (lastTo.has(key)) td.classList.add('last');
+      if (via.has(key)) { td.classList.add('last-via'); td.dataset.step = via.get(key); }
+      if (lastTo.has(key) && via.size > 0) td.dataset.step = via.size + 1;
+      if (flipped.has(key)) td.classList.add('flipped');
       tr.append(td);
     });
     board.append(tr);
@@ -414,8 +431,34 @@ function moveOfSquares(d, text) {
 }
 
 function moverName(d, m) {
+  if (m.joint) return 'all at once';
   if (m.mover === null) return '';
   return roleName(d, m.mover);
+}
+
+// "a, b and c".
+function listText(items) {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+// What move `m` was: "c13–e11–g9 (J 2,3 6,7)"; a joint move's each role's, "left: (play
+// rock) · right: (play well)".
+function playedText(d, m) {
+  if (m.joint) return m.joint.map((t, i) => `${d.roles[i]}: ${t}`).join(' · ');
+  return moveText(d, m.text, false, m.path);
+}
+
+// What the status line says of move `m`: who played what, and what it turned over.
+function saidOf(d, m) {
+  if (m.joint) {
+    return `Ply ${m.ply}: all moved at once: ${m.joint.map((t, i) => `${roleName(d, i)} played ${t}`).join('; ')}. `;
+  }
+  const marks = marksOf(d, m);
+  const names = labels(d, m.diagram);
+  const turned = marks.flipped && marks.flipped.length > 0
+    ? `, turning ${marks.flipped.length} ${marks.flipped.length === 1 ? 'piece' : 'pieces'} (${listText(marks.flipped.map((c) => squareName(names, c)))})` : '';
+  const took = marks.took ? `, taking the piece on ${squareName(names, marks.to)}` : '';
+  return `Ply ${m.ply}: ${moverName(d, m) || 'all'} played ${moveText(d, m.text, false, m.path)}${took}${turned}. `;
 }
 
 // Alpha-beta's score or proven value; Monte-Carlo's win rate of the chosen move.
@@ -433,7 +476,7 @@ function renderMoves(d) {
     const view = el('button', { type: 'button', 'aria-label': `show the position after ply ${m.ply}`, onclick: () => viewAt(m.ply) }, `${m.ply}`);
     const line = s ? s.pv.map((p) => moveText(d, p, true)) : [];
     const row = el('tr', { 'data-ply': m.ply, 'data-move': m.text },
-      el('td', {}, view), el('td', { class: 'who' }, moverName(d, m)), el('td', { class: 'move' }, moveText(d, m.text)), el('td', {}, seconds(m.ms)),
+      el('td', {}, view), el('td', { class: 'who' }, moverName(d, m)), el('td', { class: 'move' }, playedText(d, m)), el('td', {}, seconds(m.ms)),
       el('td', {}, s ? `${s.depth}` : ''), el('td', {}, scoreText(s)),
       el('td', {}, s ? s.nodes.toLocaleString('en') : ''),
       el('td', {}, s ? s.nodes_per_second.toLocaleString('en') : ''),
@@ -536,7 +579,7 @@ function turnOf(d) {
 
 function statusText(d) {
   const last = catchingUp(d) ? moveAt(d, state.shown) : d.moves[d.moves.length - 1];
-  const said = last ? `Ply ${last.ply}: ${moverName(d, last) || 'all'} played ${moveText(d, last.text)}. ` : '';
+  const said = last ? saidOf(d, last) : '';
   const turn = turnOf(d);
   const seat = d.plies % 2;
   switch (turn) {
@@ -547,9 +590,14 @@ function statusText(d) {
     case 'engine': return `${said}${roleName(d, seat)} is thinking…`;
     case 'program': return `${said}${capital(d.roles[seat])} to move: the program plays it, or it waits for a command typed there.`;
     default: {
-      if (!last) return 'Waiting for the first move.';
-      if (last.mover === null || d.roles.length !== 2) return `${said}Waiting for the next moves.`;
-      return `${said}${roleName(d, 1 - last.mover)} to move.`;
+      // A controller's match: the roles with a move to make now.
+      const waiting = d.to_move || [];
+      if (waiting.length > 1) {
+        const who = waiting.length === d.roles.length ? `All ${d.roles.length} roles move at once` : `${waiting.length} roles move at once`;
+        return `${said}${who}: waiting for the moves of ${listText(waiting.map((i) => roleName(d, i)))}.`;
+      }
+      if (waiting.length === 1) return `${said}${roleName(d, waiting[0])} to move.`;
+      return `${said}Waiting for the controller's next message.`;
     }
   }
 }
@@ -579,14 +627,7 @@ function renderDetail(previous) {
   const live = catchingUp(d) ? moveAt(d, state.shown) : null;
   const diagram = viewing ? viewing.diagram : live ? live.diagram : d.diagram;
   const lastMove = viewing || live || d.moves[d.moves.length - 1];
-  let last = null;
-  if (lastMove) {
-    last = moveCells(d, lastMove.text, diagram.rows.length);
-    if (!last) {
-      const before = d.moves.find((m) => m.ply === lastMove.ply - 1) || null;
-      last = { changed: changedCells(before ? before.diagram : null, lastMove.diagram) };
-    }
-  }
+  const last = lastMove ? marksOf(d, lastMove) : null;
   const playable = state.viewPly === null && !live && !state.lost ? d.legal : null;
   renderBoard(diagram, playable, last);
   // The game's own line on who is to move is the status line's job once the game is over.
@@ -611,11 +652,30 @@ function renderDetail(previous) {
   if (!previous || previous.version !== d.version || $('status').textContent !== text) $('status').textContent = text;
 }
 
-function changedCells(a, b) {
+// The cells that differ between two diagrams; none when more than `most` do (or a
+// diagram is missing).
+function changedCells(a, b, most) {
   if (!b || !a || a.rows.length !== b.rows.length) return [];
   const out = [];
-  b.rows.forEach((row, r) => row.forEach((t, c) => { if (a.rows[r][c] !== t) out.push([r, c]); }));
-  return out.length <= 4 ? out : [];
+  b.rows.forEach((row, r) => row.forEach((t, c) => { if (a.rows[r] && a.rows[r][c] !== t) out.push([r, c]); }));
+  return out.length <= most ? out : [];
+}
+
+// What the board marks of move `m`: where it started and ended, a chain's landings
+// (`via`) and the pieces it turned (Ataxx's: every other cell that changed); for a move
+// the page cannot read, the cells that changed.
+function marksOf(d, m) {
+  const before = d.moves.find((b) => b.ply === m.ply - 1) || null;
+  const cells = moveCells(d, m.text, m.diagram.rows.length);
+  if (!cells) return { changed: changedCells(before ? before.diagram : null, m.diagram, 4) };
+  const path = m.path && m.path.length > 2 ? m.path : [cells.from, cells.to];
+  const moved = new Set(path.map((c) => c.join(',')));
+  const flipped = changedCells(before ? before.diagram : null, m.diagram, Infinity)
+    .filter((c) => !moved.has(c.join(',')));
+  // A piece taken where the mover landed (Breakthrough, Lines of Action).
+  const was = before ? before.diagram.rows[cells.to[0]][cells.to[1]] : '';
+  const took = was !== undefined && !EMPTY.has(was) && was !== m.diagram.rows[cells.to[0]][cells.to[1]];
+  return { from: cells.from, to: cells.to, via: path.slice(1, -1), flipped, took };
 }
 
 // ---- a new game ----

@@ -318,6 +318,12 @@ impl<G: Game> MatchSession for EngineSession<G> {
             plies: self.info.plies,
             goals: MatchSession::goals(self),
             broken: self.broken(),
+            to_move: MatchSession::goals(self)
+                .is_none()
+                .then(|| self.rules.seats()[self.seat_to_move()])
+                .into_iter()
+                .collect(),
+            grid_axes: Vec::new(),
         }
     }
 

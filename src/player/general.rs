@@ -22,6 +22,7 @@ use crate::gdl::{Analysis, Gdl, State, Term};
 use crate::mcts::Mcts;
 use crate::search::Limits;
 use crate::sexpr::Sexpr;
+use crate::web::grid_axes::{self, GridAxes};
 use crate::web::observe::{SearchFigures, Snapshot};
 
 /// One match played by the reasoner.
@@ -39,6 +40,8 @@ pub struct GeneralSession {
     rng: crate::rng::Rng,
     /// The figures of our last move search, until the page takes them.
     figures: Arc<Mutex<Option<SearchFigures>>>,
+    /// How the rules lay out the state's grid, for the page.
+    grid_axes: Vec<GridAxes>,
 }
 
 /// A search of the tree for our move, or to grow it while no reply is due.
@@ -81,7 +84,27 @@ impl GeneralSession {
             tree,
             rng: crate::rng::seeded(agent.seed),
             figures: Arc::default(),
+            grid_axes: Vec::new(),
         })
+    }
+
+    /// Reads from the START's `rules` how they lay out the state's grid, for the page.
+    pub fn with_rules_layout(mut self, rules: &[Sexpr]) -> GeneralSession {
+        self.grid_axes = grid_axes::of_rules(rules);
+        self
+    }
+
+    /// The roles with a choice to make now: a move other than a lone `noop`.
+    fn roles_to_move(&self) -> Vec<usize> {
+        if self.analysis.terminal {
+            return Vec::new();
+        }
+        let lone_noop = |moves: &[Term]| {
+            moves.len() == 1 && self.gdl.display(&moves[0]).eq_ignore_ascii_case("noop")
+        };
+        (0..self.analysis.legal.len())
+            .filter(|&r| !self.analysis.legal[r].is_empty() && !lone_noop(&self.analysis.legal[r]))
+            .collect()
     }
 
     pub fn is_over(&self) -> bool {
@@ -242,6 +265,8 @@ impl MatchSession for GeneralSession {
             plies: self.info.plies,
             goals: self.goals(),
             broken: self.broken(),
+            to_move: self.roles_to_move(),
+            grid_axes: self.grid_axes.clone(),
         }
     }
 }

@@ -38,9 +38,9 @@ pub fn open(
         return engine;
     }
     let gdl = compiled?;
-    Ok(Box::new(GeneralSession::new(
-        match_id, role, gdl, play_clock, agent,
-    )?))
+    Ok(Box::new(
+        GeneralSession::new(match_id, role, gdl, play_clock, agent)?.with_rules_layout(rules),
+    ))
 }
 
 /// A game's answer to START's rules: a session played by its engine, or nothing (logged)

@@ -92,6 +92,7 @@ fn summary(r: &Record) -> Value {
         "play_clock_ms": r.play_clock_ms,
         "started": r.started,
         "plies": r.plies,
+        "to_move": r.to_move,
         "goals": r.goals,
         "broken": r.broken,
         "status": r.status,
@@ -115,13 +116,13 @@ pub async fn detail(State(site): State<Arc<Site>>, Path(id): Path<String>) -> Ap
         .iter()
         .map(|m| {
             let mut v = serde_json::to_value(m).unwrap_or(Value::Null);
-            v["diagram"] = json!(Diagram::parse(&m.board));
+            v["diagram"] = json!(Diagram::parse_with(&m.board, &record.grid_axes));
             v
         })
         .collect();
     let mut v = summary(&record);
     v["board"] = json!(record.board);
-    v["diagram"] = json!(Diagram::parse(&record.board));
+    v["diagram"] = json!(Diagram::parse_with(&record.board, &record.grid_axes));
     v["moves"] = json!(moves);
     v["legal"] = json!(site.legal(id));
     Ok(Json(v).into_response())

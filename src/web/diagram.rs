@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use super::facts;
+use super::grid_axes::GridAxes;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagram {
@@ -21,6 +22,9 @@ pub struct Diagram {
     pub col_labels: Vec<String>,
     /// Whether the cells are words to write (a GDL state's values) rather than pieces.
     pub text_cells: bool,
+    /// Whether the position's facts name a cell's row before its column (`(cell row col
+    /// mark)`), so that the page names cells as the facts and moves do.
+    pub row_first: bool,
 }
 
 /// A grid cell: row from the top, column from the left.
@@ -54,9 +58,14 @@ fn cells(line: &str) -> Vec<String> {
 
 impl Diagram {
     pub fn parse(text: &str) -> Diagram {
+        Diagram::parse_with(text, &[])
+    }
+
+    /// [`Diagram::parse`], a GDL state's grid drawn as its rules' `axes` say.
+    pub fn parse_with(text: &str, axes: &[GridAxes]) -> Diagram {
         let lines: Vec<&str> = text.lines().collect();
         if facts::all_facts(&lines) {
-            return Diagram::of_facts(&lines);
+            return Diagram::of_facts(&lines, axes);
         }
         let widths: Vec<(usize, bool)> =
             lines.iter().map(|l| (cells(l).len(), spaced(l))).collect();
@@ -85,18 +94,20 @@ impl Diagram {
             row_labels: Vec::new(),
             col_labels: Vec::new(),
             text_cells: false,
+            row_first: false,
         }
     }
 
     /// A GDL state: its grid if it has one, else its facts as notes.
-    fn of_facts(lines: &[&str]) -> Diagram {
-        match facts::grid(lines) {
+    fn of_facts(lines: &[&str], axes: &[GridAxes]) -> Diagram {
+        match facts::grid(lines, axes) {
             Some(g) => Diagram {
                 rows: g.rows,
                 notes: g.rest,
                 row_labels: g.row_labels,
                 col_labels: g.col_labels,
                 text_cells: true,
+                row_first: g.row_first,
             },
             None => Diagram {
                 rows: Vec::new(),
@@ -104,6 +115,7 @@ impl Diagram {
                 row_labels: Vec::new(),
                 col_labels: Vec::new(),
                 text_cells: true,
+                row_first: false,
             },
         }
     }

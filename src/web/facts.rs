@@ -1,20 +1,25 @@
 //! A GDL state's facts (one per line, as the reasoner reports a game the engine does not
 //! know) read as a board: when some relation has three arguments, two of them whole
-//! numbers throughout (`(cell 1 3 x)`), those two are a cell's column and row and the
-//! third is what the cell holds. The other facts stay a list.
+//! numbers throughout (`(cell 1 3 x)`), those two are a cell's row and column and the
+//! third is what the cell holds. Which is the row is the rules' to say
+//! ([`super::grid_axes`]); without a word from them, the first is the column and the
+//! second the row counted up. The other facts stay a list.
 
 use std::collections::{BTreeMap, BTreeSet};
+
+use super::grid_axes::GridAxes;
 
 /// Values that mean an empty cell in the usual GDL games (`b` for blank in tic-tac-toe).
 const EMPTY_WORDS: [&str; 5] = ["b", "blank", "empty", "none", "e"];
 
-/// The grid read from facts: rows top first, the labels of its rows and columns, and the
-/// facts that are not part of it.
+/// The grid read from facts: rows top first, the labels of its rows and columns, whether
+/// a fact names the row before the column, and the facts that are not part of it.
 #[derive(Debug, PartialEq, Eq)]
 pub struct FactGrid {
     pub rows: Vec<Vec<String>>,
     pub row_labels: Vec<String>,
     pub col_labels: Vec<String>,
+    pub row_first: bool,
     pub rest: Vec<String>,
 }
 
@@ -34,8 +39,9 @@ pub fn all_facts(lines: &[&str]) -> bool {
     facts.peek().is_some() && facts.all(|l| l.trim().starts_with('(') && l.trim().ends_with(')'))
 }
 
-/// The grid of `lines` (facts), or `None` when no relation is a grid's.
-pub fn grid(lines: &[&str]) -> Option<FactGrid> {
+/// The grid of `lines` (facts), drawn as `axes` (from the rules) say, or `None` when no
+/// relation is a grid's.
+pub fn grid(lines: &[&str], axes: &[GridAxes]) -> Option<FactGrid> {
     // Relation -> its facts' arguments, for those with three.
     let mut by_relation: BTreeMap<&str, Vec<Vec<&str>>> = BTreeMap::new();
     for line in lines {
@@ -59,8 +65,19 @@ pub fn grid(lines: &[&str]) -> Option<FactGrid> {
         })
         .max_by_key(|(_, facts, _)| facts.len())?;
     let value = (0..3).find(|i| !coords.contains(i)).unwrap_or(2);
-    let xs: BTreeSet<i64> = facts.iter().filter_map(|f| number(f[coords[0]])).collect();
-    let ys: BTreeSet<i64> = facts.iter().filter_map(|f| number(f[coords[1]])).collect();
+    // Column and row arguments: as the rules say, else the first is the column.
+    let said = axes.iter().find(|a| a.relation.eq_ignore_ascii_case(name));
+    let (mut col, mut row, mut rows_down) = (coords[0], coords[1], false);
+    if let Some(a) = said {
+        let other = |p: usize| coords[usize::from(coords[0] == p)];
+        if let Some(r) = a.row.filter(|r| coords.contains(r)) {
+            (row, col, rows_down) = (r, other(r), a.rows_down);
+        } else if let Some(c) = a.col.filter(|c| coords.contains(c)) {
+            (col, row, rows_down) = (c, other(c), a.rows_down);
+        }
+    }
+    let xs: BTreeSet<i64> = facts.iter().filter_map(|f| number(f[col])).collect();
+    let ys: BTreeSet<i64> = facts.iter().filter_map(|f| number(f[row])).collect();
     // A sparse relation over a wide range is not a board.
     let span = |s: &BTreeSet<i64>| s.last().unwrap_or(&0) - s.first().unwrap_or(&0) + 1;
     let (width, height) = (span(&xs), span(&ys));
@@ -70,15 +87,29 @@ pub fn grid(lines: &[&str]) -> Option<FactGrid> {
     let (x0, y0) = (*xs.first()?, *ys.first()?);
     let mut rows = vec![vec![String::new(); width as usize]; height as usize];
     for f in &facts {
-        let (x, y) = (number(f[coords[0]])?, number(f[coords[1]])?);
+        let (x, y) = (number(f[col])?, number(f[row])?);
         let text = f[value];
-        // The highest row on top, as boards are drawn with their first rank at the bottom.
-        let row = (y0 + height - 1 - y) as usize;
+        // A table's rows top down; a plane's highest y on top, as boards are drawn with
+        // their first rank at the bottom.
+        let r = if rows_down {
+            y - y0
+        } else {
+            y0 + height - 1 - y
+        } as usize;
         if !EMPTY_WORDS.contains(&text.to_ascii_lowercase().as_str()) {
-            rows[row][(x - x0) as usize] = text.to_owned();
+            rows[r][(x - x0) as usize] = text.to_owned();
         }
     }
-    let row_labels = (0..height).rev().map(|i| (y0 + i).to_string()).collect();
+    let row_labels = (0..height)
+        .map(|i| {
+            (if rows_down {
+                y0 + i
+            } else {
+                y0 + height - 1 - i
+            })
+            .to_string()
+        })
+        .collect();
     let col_labels = (0..width).map(|i| (x0 + i).to_string()).collect();
     let rest = lines
         .iter()
@@ -90,6 +121,7 @@ pub fn grid(lines: &[&str]) -> Option<FactGrid> {
         rows,
         row_labels,
         col_labels,
+        row_first: row < col,
         rest,
     })
 }
@@ -104,14 +136,29 @@ mod tests {
                      (cell 2 3 b)\n(cell 3 1 b)\n(cell 3 2 b)\n(cell 3 3 b)\n(control oplayer)";
         let lines: Vec<&str> = facts.lines().collect();
         assert!(all_facts(&lines));
-        let g = grid(&lines).unwrap();
-        // Column x, row y, the highest y on top.
+        let g = grid(&lines, &[]).unwrap();
+        // Without the rules: column x, row y, the highest y on top.
         assert_eq!(g.rows[2], ["x", "", ""]);
         assert_eq!(g.rows[1], ["", "o", ""]);
         assert_eq!(g.rows[0], ["", "", ""]);
         assert_eq!(g.row_labels, ["3", "2", "1"]);
         assert_eq!(g.col_labels, ["1", "2", "3"]);
         assert_eq!(g.rest, ["(control oplayer)"]);
+        assert!(!g.row_first);
+    }
+
+    #[test]
+    fn the_rules_axes_turn_the_grid() {
+        // Tic-tac-toe's rules: (cell row column mark), rows from the top.
+        let rules = "(<= (row ?m ?w) (true (cell ?m 1 ?w)) (true (cell ?m 2 ?w)))";
+        let axes =
+            super::super::grid_axes::of_rules(&crate::sexpr::Sexpr::parse_all(rules).unwrap());
+        let lines = ["(cell 1 3 x)", "(cell 2 1 o)", "(cell 3 3 b)"];
+        let g = grid(&lines, &axes).unwrap();
+        assert_eq!(g.rows, [["", "", "x"], ["o", "", ""], ["", "", ""]]);
+        assert_eq!(g.row_labels, ["1", "2", "3"]);
+        assert_eq!(g.col_labels, ["1", "2", "3"]);
+        assert!(g.row_first);
     }
 
     #[test]
@@ -123,10 +170,10 @@ mod tests {
             "(disc red 1 2)",
             "(turn red)",
         ];
-        let g = grid(&lines).unwrap();
+        let g = grid(&lines, &[]).unwrap();
         assert_eq!(g.rows, [["red", ""], ["red", "yellow"]]);
-        assert!(grid(&["(score a 1)", "(turn red)"]).is_none());
-        assert!(grid(&["(step 1)", "(control x)"]).is_none());
+        assert!(grid(&["(score a 1)", "(turn red)"], &[]).is_none());
+        assert!(grid(&["(step 1)", "(control x)"], &[]).is_none());
         assert!(!all_facts(&["BB", ".."]));
     }
 }

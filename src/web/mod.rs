@@ -3,7 +3,8 @@
 //!
 //! - [`observe`]: what a player reports about its matches to whoever watches them.
 //! - [`store`]: the matches and page games the page shows; it is the player's observer.
-//! - [`diagram`]: a position's text read as a grid; [`facts`]: a GDL state's facts.
+//! - [`diagram`]: a position's text read as a grid; [`facts`]: a GDL state's facts;
+//!   [`grid_axes`]: which of their coordinates the rules mean as the row.
 //! - [`page_games`]: games against the engine started from the page, searched at the
 //!   least priority.
 //! - [`host`]: a game another program plays and shows here (`loa --display`).
@@ -18,6 +19,7 @@ pub mod assets;
 pub mod diagram;
 pub mod events;
 pub mod facts;
+pub mod grid_axes;
 pub mod host;
 pub mod observe;
 pub mod page_games;

@@ -24,6 +24,11 @@ pub struct Snapshot {
     pub goals: Option<Vec<Option<u32>>>,
     /// Why the match no longer follows the game, if it does not.
     pub broken: Option<String>,
+    /// The roles whose move is awaited (each with a choice to make; several when they
+    /// move at once), by index; empty once the game is over.
+    pub to_move: Vec<usize>,
+    /// How the rules lay out a GDL state's grid (empty for the engine's games).
+    pub grid_axes: Vec<super::grid_axes::GridAxes>,
 }
 
 /// Our search for one move, as the page shows it.

@@ -86,6 +86,9 @@ pub struct NewGame {
     pub think: Duration,
 }
 
+/// The cells a move passed through, when more than its start and end.
+type Path = Option<Vec<[usize; 2]>>;
+
 type EngineSearch = Box<dyn FnOnce(&Limits) -> Option<(String, Option<SearchFigures>)> + Send>;
 
 /// A page game's position and the engine's agent, the game's type erased.
@@ -93,8 +96,9 @@ trait Position: Send {
     fn board(&self) -> String;
     fn plies(&self) -> u32;
     fn legal(&self) -> Vec<LegalMove>;
-    /// Plays the legal move written `text`; its name.
-    fn play(&mut self, text: &str) -> Result<String, String>;
+    /// Plays the legal move written `text`; its name and the cells it passed through
+    /// ([`Game::move_path`]).
+    fn play(&mut self, text: &str) -> Result<(String, Path), String>;
     /// Goals by seat (seat 0 moves first) once the game is over.
     fn goals(&self) -> Option<Vec<Option<u32>>>;
     /// The engine's search for the side to move.
@@ -121,7 +125,7 @@ impl<G: Game> Position for Native<G> {
         legal_moves(&self.position)
     }
 
-    fn play(&mut self, text: &str) -> Result<String, String> {
+    fn play(&mut self, text: &str) -> Result<(String, Path), String> {
         if game::result(&self.position).is_some() {
             return Err("the game is over".to_owned());
         }
@@ -132,12 +136,13 @@ impl<G: Game> Position for Native<G> {
             )
         })?;
         let name = self.position.move_name(m);
+        let path = self.position.move_path(m);
         if G::REPEATS {
             self.earlier.push(self.position.hash());
         }
         self.position.make(m);
         self.plies += 1;
-        Ok(name)
+        Ok((name, path))
     }
 
     fn goals(&self) -> Option<Vec<Option<u32>>> {
@@ -297,6 +302,14 @@ impl PageGame {
             plies: self.position.plies(),
             goals: self.position.goals(),
             broken: None,
+            to_move: self
+                .position
+                .goals()
+                .is_none()
+                .then(|| self.seat_to_move())
+                .into_iter()
+                .collect(),
+            grid_axes: Vec::new(),
         }
     }
 
@@ -436,7 +449,7 @@ impl PageGames {
         if g.thinking.is_some() || g.seat_to_move() != g.human {
             return Err(PlayError::NotYourTurn("the engine is thinking"));
         }
-        let name = g.position.play(text).map_err(PlayError::IllegalMove)?;
+        let (name, path) = g.position.play(text).map_err(PlayError::IllegalMove)?;
         g.last_active = Instant::now();
         let joint = {
             let mut joint = vec!["noop".to_owned(); 2];
@@ -444,8 +457,9 @@ impl PageGames {
             joint
         };
         let snapshot = g.snapshot();
-        self.store
-            .update(id, |r| r.push_move(&joint, snapshot, Instant::now()));
+        self.store.update(id, |r| {
+            r.push_move_along(&joint, snapshot, Instant::now(), path)
+        });
         if g.position.goals().is_some() {
             games.remove(&id);
             self.store.update(id, |r| r.finish(false));
@@ -507,8 +521,8 @@ impl PageGames {
             warn!(id, "the engine found no move");
             return;
         };
-        let name = match g.position.play(&name) {
-            Ok(name) => name,
+        let (name, path) = match g.position.play(&name) {
+            Ok(played) => played,
             Err(e) => {
                 warn!(id, error = e, "the engine's move was refused");
                 return;
@@ -520,7 +534,7 @@ impl PageGames {
             if let Some(f) = figures {
                 r.set_pending(f);
             }
-            r.push_move(&joint, snapshot, Instant::now());
+            r.push_move_along(&joint, snapshot, Instant::now(), path);
         });
         if g.position.goals().is_some() {
             games.remove(&id);

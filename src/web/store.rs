@@ -11,6 +11,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+use crate::web::grid_axes::GridAxes;
 use crate::web::observe::{Observer, SearchFigures, Snapshot};
 
 /// Records kept at once.
@@ -39,6 +40,11 @@ pub struct MoveRecord {
     pub mover: Option<usize>,
     /// What was played: the mover's move, or every role's when several moved.
     pub text: String,
+    /// Every role's move, in role order, when several roles moved at once.
+    pub joint: Option<Vec<String>>,
+    /// The cells the piece passed through, start to end (row from the top, column from
+    /// the left), when a move is more than a start and an end: a Halma chain of jumps.
+    pub path: Option<Vec<[usize; 2]>>,
     /// Time from the message that asked for the move to the one that brought it.
     pub ms: u64,
     /// The position after the move.
@@ -68,6 +74,11 @@ pub struct Record {
     pub board: String,
     pub plies: u32,
     pub moves: Vec<MoveRecord>,
+    /// The roles whose move is awaited (several when they move at once).
+    pub to_move: Vec<usize>,
+    /// How the rules lay out a GDL state's grid, for its diagrams.
+    #[serde(skip)]
+    pub grid_axes: Vec<GridAxes>,
     /// Every role's goal when the game ended in our model.
     pub goals: Option<Vec<Option<u32>>>,
     pub broken: Option<String>,
@@ -179,7 +190,7 @@ impl Store {
             source: new.source,
             match_id: new.match_id.clone(),
             game: s.game,
-            size: super::diagram::Diagram::parse(&s.board).size(),
+            size: super::diagram::Diagram::parse_with(&s.board, &s.grid_axes).size(),
             roles: s.roles,
             us: s.us,
             model: new.model,
@@ -193,6 +204,8 @@ impl Store {
             board: bounded(s.board),
             plies: s.plies,
             moves: Vec::new(),
+            to_move: s.to_move,
+            grid_axes: s.grid_axes,
             goals: s.goals,
             broken: s.broken,
             status: "live",
@@ -282,6 +295,17 @@ fn mover(joint: &[String]) -> Option<usize> {
 impl Record {
     /// Adds a move that brought the game to `snapshot`, at `at`.
     pub fn push_move(&mut self, joint: &[String], snapshot: Snapshot, at: Instant) {
+        self.push_move_along(joint, snapshot, at, None);
+    }
+
+    /// [`Record::push_move`] of a move that passed through the cells `path`.
+    pub fn push_move_along(
+        &mut self,
+        joint: &[String],
+        snapshot: Snapshot,
+        at: Instant,
+        path: Option<Vec<[usize; 2]>>,
+    ) {
         let ms = self
             .last_message
             .map_or(0, |t| millis(at.saturating_duration_since(t)));
@@ -302,12 +326,15 @@ impl Record {
                 ply: snapshot.plies,
                 mover,
                 text,
+                joint: (mover.is_none() && joint.len() > 1).then(|| joint.to_vec()),
+                path,
                 ms,
                 board: board.clone(),
                 search,
             });
         }
         self.board = board;
+        self.to_move = snapshot.to_move;
         self.plies = snapshot.plies;
         self.goals = snapshot.goals;
         self.broken = snapshot.broken;
@@ -393,6 +420,8 @@ mod tests {
             plies,
             goals: None,
             broken: None,
+            to_move: vec![plies as usize % 2],
+            grid_axes: Vec::new(),
         }
     }
 

@@ -158,6 +158,12 @@ fn snapshot(board: &Loa, auto: [bool; 2]) -> Snapshot {
         plies: board.ply(),
         goals: goals(board),
         broken: None,
+        to_move: goals(board)
+            .is_none()
+            .then(|| index(board.side_to_move()))
+            .into_iter()
+            .collect(),
+        grid_axes: Vec::new(),
     }
 }
 

@@ -299,6 +299,11 @@ impl Game for Halma {
         2 * gain + if leaves_home { 10 } else { 0 }
     }
 
+    fn move_path(&self, m: Move) -> Option<Vec<[usize; 2]>> {
+        let chain = self.chain(m);
+        (chain.len() > 2).then(|| chain.iter().map(|&sq| [sq / N, sq % N]).collect())
+    }
+
     fn move_name(&self, m: Move) -> String {
         let kind = if m.is_step() { 'E' } else { 'J' };
         format!(

@@ -209,6 +209,7 @@ fn chains_do_not_revisit_squares() {
     let m = p.parse_move("J 5,5 9,9").unwrap();
     assert_eq!(p.chain(m), [sq(5, 5), sq(7, 7), sq(9, 9)]);
     assert_eq!(p.output_lines(m), "J 5,5 7,7\nJ 7,7 9,9\n");
+    assert_eq!(p.move_path(p.parse_move("J 5,5 7,7").unwrap()), None);
     // Landing on the start square again is a revisit, and a jump over an empty square
     // or over two pieces is no jump.
     assert!(p.parse_play("J 5,5 7,7\nJ 7,7 5,5").is_err());
@@ -216,6 +217,16 @@ fn chains_do_not_revisit_squares() {
     assert!(p.parse_play("J 5,5 7,7\nJ 8,8 9,9").is_err());
     assert!(p.parse_play("E 5,5 7,7").is_err());
     assert!(p.parse_play("E 5,5 6,5").is_ok());
+    // The page's cells (row y, column x) of every landing of a chain along row 5.
+    let row = "..WB.B..........";
+    let rows = format!(
+        "{}{row}\n{}",
+        "................\n".repeat(5),
+        "................\n".repeat(10)
+    );
+    let p = board(&rows, Side::White);
+    let m = p.parse_move("J 2,5 6,5").unwrap();
+    assert_eq!(p.move_path(m), Some(vec![[5, 2], [5, 4], [5, 6]]));
 }
 
 #[test]
