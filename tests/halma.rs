@@ -437,8 +437,75 @@ fn a_match_runs_the_built_program_against_an_agent_to_the_end() {
     assert!(out.status.success(), "{stdout}");
     let result = stdout.lines().last().unwrap();
     assert!(result.contains("(white wins)"), "{result}");
+    // `... 0 faults; CPU time: white U s used, L s left`, which add up to the budget.
+    let cpu = result
+        .split_once(" 0 faults; CPU time: white ")
+        .unwrap_or_else(|| panic!("{result}"))
+        .1;
+    let figures: Vec<f64> = cpu
+        .split_whitespace()
+        .filter_map(|w| w.trim_end_matches(',').parse().ok())
+        .collect();
+    assert_eq!(cpu.matches(" s ").count(), 2, "{result}");
+    assert!((figures[0] + figures[1] - 5.0).abs() < 0.0015, "{result}");
+}
+
+#[test]
+fn a_tournament_records_and_reports_each_program_s_cpu_time() {
+    let results = std::env::temp_dir().join(format!("ggp-halma-cpu-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&results);
+    let out = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args([
+            "tournament",
+            "--game",
+            "halma",
+            "--player",
+            "r=agent:random",
+        ])
+        .arg(format!(
+            "--player=h=program:{}",
+            env!("CARGO_BIN_EXE_halma")
+        ))
+        // A short game: ten plays a side, on 5 CPU seconds each.
+        .args([
+            "--games",
+            "1",
+            "--playclocks",
+            "5",
+            "--max-plies",
+            "20",
+            "--results",
+        ])
+        .arg(&results)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        result.contains(" 0 faults; CPU time left: white "),
-        "{result}"
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
     );
+    let line = std::fs::read_to_string(&results).unwrap();
+    let record: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    // The random agent (white, first) keeps no budget; the program plays black.
+    assert_eq!(
+        record["players"],
+        serde_json::json!({"white": "r", "black": "h"})
+    );
+    let cpu = record["cpu"].as_object().unwrap();
+    assert_eq!(cpu.keys().collect::<Vec<_>>(), ["black"], "{line}");
+    let (used, left) = (
+        cpu["black"]["used_ms"].as_u64().unwrap(),
+        cpu["black"]["left_ms"].as_u64().unwrap(),
+    );
+    // Each is rounded down to the millisecond.
+    assert!(used > 0 && (4999..=5000).contains(&(used + left)), "{line}");
+    let report = stdout
+        .lines()
+        .find(|l| l.starts_with("CPU time of h over 1 games: used median "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let left_s = format!("left min {:.3} s", left as f64 / 1e3);
+    assert!(report.contains(&left_s), "{report}");
+    assert!(!stdout.contains("CPU time of r"), "{stdout}");
+    let _ = std::fs::remove_file(&results);
 }
