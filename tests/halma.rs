@@ -144,6 +144,26 @@ fn forced_evacuation_is_obeyed() {
 }
 
 #[test]
+fn a_game_keeps_time_for_every_play_to_the_cap() {
+    // At a game's first play, 2.4 s is less than its 500 plays to the 1,000-ply cap
+    // cost without a search: the program plays at once.
+    let dir = scratch("reserve");
+    let start = Halma::start();
+    let (_, _, report) = play(&dir, &input(Mode::Game, 2.4, &start));
+    assert!(report.contains("no time to search"), "{report}");
+    // After 400 plays of its own (two positions each in its history), 100 are left to
+    // the cap and the same 2.4 s leaves room for a search.
+    let mut history = "halma-playdata 1\nWHITE\n".to_owned();
+    for i in 1..=800u64 {
+        history.push_str(&format!("{i:016x}\n"));
+    }
+    std::fs::write(dir.join("playdata.txt"), history).unwrap();
+    let (_, _, report) = play(&dir, &input(Mode::Game, 2.4, &start));
+    assert!(!report.contains("no time to search"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn with_no_time_left_the_last_piece_still_finds_the_last_hole() {
     // White's goal camp (Black's home) is full but for 2,3; White's last piece waits on
     // 5,0, just outside it. Stepping 1,4 into the hole and back is as advancing as any
