@@ -182,19 +182,9 @@ fn match_referees_two_in_process_agents_in_any_game() {
 #[test]
 fn lines_of_action_seats_are_named_by_its_roles_in_matches_plans_and_records() {
     // Black moves first: --black names the first mover, and the records say so.
-    let out = stdout_of(&[
-        "match",
-        "--game",
-        "loa6",
-        "--white",
-        "agent:random",
-        "--black",
-        "agent:greedy",
-        "--playclock",
-        "0.05",
-        "--max-plies",
-        "2",
-    ]);
+    let words = "match --game loa6 --white agent:random --black agent:greedy --playclock 0.05";
+    let words: Vec<&str> = words.split(' ').chain(["--max-plies", "2"]).collect();
+    let out = stdout_of(&words);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
         lines[0].starts_with("loa6 match on 6x6: black greedy(default), white random;"),
