@@ -737,14 +737,23 @@ fn match_and_tournament_play_a_gdl_file() {
         "{result}"
     );
 
-    // Two roles: --white and --black; a tournament records the game under its name.
+    // Two roles, left and right: a --player each (--white and --black name roles
+    // these rules do not have); a tournament records the game under its name.
+    let out = run(&["match", "--rules", &rps, "--white", "x:1", "--black", "y:1"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("the roles are left, right, not white and black: give one --player per role"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = run(&[
         "match",
         "--rules",
         &rps,
-        "--white",
+        "--player",
         &random(4),
-        "--black",
+        "--player",
         &random(5),
         "--playclock",
         "1",

@@ -180,6 +180,50 @@ fn match_referees_two_in_process_agents_in_any_game() {
 }
 
 #[test]
+fn lines_of_action_seats_are_named_by_its_roles_in_matches_plans_and_records() {
+    // Black moves first: --black names the first mover, and the records say so.
+    let words = "match --game loa6 --white agent:random --black agent:greedy --playclock 0.05";
+    let words: Vec<&str> = words.split(' ').chain(["--max-plies", "2"]).collect();
+    let out = stdout_of(&words);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("loa6 match on 6x6: black greedy(default), white random;"),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("   1. black "), "{out}");
+    let results = std::env::temp_dir().join(format!("ggp-loa6-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&results);
+    let args = [
+        "tournament",
+        "--game",
+        "loa6",
+        "--player",
+        "a=agent:greedy",
+        "--player",
+        "b=agent:random",
+        "--games",
+        "1",
+        "--playclocks",
+        "0.05",
+        "--results",
+        results.to_str().unwrap(),
+    ];
+    let plan = stdout_of(&[&args[..], &["--plan"]].concat());
+    assert!(
+        plan.contains(r#""players":{"black":"a","white":"b"}"#),
+        "{plan}"
+    );
+    stdout_of(&args);
+    let saved = std::fs::read_to_string(&results).unwrap();
+    assert!(
+        saved.contains(r#""roles":["black","white"],"players":{"black":"a","white":"b"}"#),
+        "{saved}"
+    );
+    assert!(!saved.contains(r#""white":"a""#), "{saved}");
+    let _ = std::fs::remove_file(&results);
+}
+
+#[test]
 fn tournament_of_in_process_agents_in_the_toy_game() {
     let results = std::env::temp_dir().join(format!("ggp-walk-{}.jsonl", std::process::id()));
     let _ = std::fs::remove_file(&results);

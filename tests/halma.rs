@@ -144,6 +144,26 @@ fn forced_evacuation_is_obeyed() {
 }
 
 #[test]
+fn a_game_keeps_time_for_every_play_to_the_cap() {
+    // At a game's first play, 2.4 s is less than its 500 plays to the 1,000-ply cap
+    // cost without a search: the program plays at once.
+    let dir = scratch("reserve");
+    let start = Halma::start();
+    let (_, _, report) = play(&dir, &input(Mode::Game, 2.4, &start));
+    assert!(report.contains("no time to search"), "{report}");
+    // After 400 plays of its own (two positions each in its history), 100 are left to
+    // the cap and the same 2.4 s leaves room for a search.
+    let mut history = "halma-playdata 1\nWHITE\n".to_owned();
+    for i in 1..=800u64 {
+        history.push_str(&format!("{i:016x}\n"));
+    }
+    std::fs::write(dir.join("playdata.txt"), history).unwrap();
+    let (_, _, report) = play(&dir, &input(Mode::Game, 2.4, &start));
+    assert!(!report.contains("no time to search"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn with_no_time_left_the_last_piece_still_finds_the_last_hole() {
     // White's goal camp (Black's home) is full but for 2,3; White's last piece waits on
     // 5,0, just outside it. Stepping 1,4 into the hole and back is as advancing as any
@@ -437,8 +457,75 @@ fn a_match_runs_the_built_program_against_an_agent_to_the_end() {
     assert!(out.status.success(), "{stdout}");
     let result = stdout.lines().last().unwrap();
     assert!(result.contains("(white wins)"), "{result}");
+    // `... 0 faults; CPU time: white U s used, L s left`, which add up to the budget.
+    let cpu = result
+        .split_once(" 0 faults; CPU time: white ")
+        .unwrap_or_else(|| panic!("{result}"))
+        .1;
+    let figures: Vec<f64> = cpu
+        .split_whitespace()
+        .filter_map(|w| w.trim_end_matches(',').parse().ok())
+        .collect();
+    assert_eq!(cpu.matches(" s ").count(), 2, "{result}");
+    assert!((figures[0] + figures[1] - 5.0).abs() < 0.0015, "{result}");
+}
+
+#[test]
+fn a_tournament_records_and_reports_each_program_s_cpu_time() {
+    let results = std::env::temp_dir().join(format!("ggp-halma-cpu-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&results);
+    let out = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args([
+            "tournament",
+            "--game",
+            "halma",
+            "--player",
+            "r=agent:random",
+        ])
+        .arg(format!(
+            "--player=h=program:{}",
+            env!("CARGO_BIN_EXE_halma")
+        ))
+        // A short game: ten plays a side, on 5 CPU seconds each.
+        .args([
+            "--games",
+            "1",
+            "--playclocks",
+            "5",
+            "--max-plies",
+            "20",
+            "--results",
+        ])
+        .arg(&results)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        result.contains(" 0 faults; CPU time left: white "),
-        "{result}"
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
     );
+    let line = std::fs::read_to_string(&results).unwrap();
+    let record: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    // The random agent (white, first) keeps no budget; the program plays black.
+    assert_eq!(
+        record["players"],
+        serde_json::json!({"white": "r", "black": "h"})
+    );
+    let cpu = record["cpu"].as_object().unwrap();
+    assert_eq!(cpu.keys().collect::<Vec<_>>(), ["black"], "{line}");
+    let (used, left) = (
+        cpu["black"]["used_ms"].as_u64().unwrap(),
+        cpu["black"]["left_ms"].as_u64().unwrap(),
+    );
+    // Each is rounded down to the millisecond.
+    assert!(used > 0 && (4999..=5000).contains(&(used + left)), "{line}");
+    let report = stdout
+        .lines()
+        .find(|l| l.starts_with("CPU time of h over 1 games: used median "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let left_s = format!("left min {:.3} s", left as f64 / 1e3);
+    assert!(report.contains(&left_s), "{report}");
+    assert!(!stdout.contains("CPU time of r"), "{stdout}");
+    let _ = std::fs::remove_file(&results);
 }

@@ -67,7 +67,7 @@ async fn results_are_saved_and_a_resumed_run_plays_only_the_missing_games() {
             .records
             .iter()
             .filter(|r| r.size == size)
-            .map(|r| r.white.as_str())
+            .map(|r| r.players[0].as_str())
             .collect();
         assert!(
             whites.contains(&"a") && whites.contains(&"b"),
@@ -269,7 +269,7 @@ fn agents_and_ggp_players_do_not_meet_and_games_without_gdl_need_agents() {
 }
 
 #[test]
-fn results_written_before_in_process_matches_read_and_write_back_the_same() {
+fn results_written_before_seats_were_named_by_role_still_read() {
     // A line of a results file written by the referee before it named no game.
     let line = r#"{"id":"ref-1795502875270-0","size":"5x5","white":"a","black":"b","dialect":"ggp-base","start_clock":5,"play_clock":1,"moves":["(move 1 2 1 3)","(move 3 4 3 3)","(move 1 3 2 4)","(move 4 4 4 3)","(move 2 2 2 3)","(move 5 4 5 3)","(move 4 2 3 3)","(move 4 3 5 2)","(move 2 4 1 5)"],"faults":[],"goals":[100,0],"duration_ms":3,"move_us":[181,192,133,186,139,139,118,180,122],"referee_overhead_us":18,"roles":["white","black"]}"#;
     // And one from before records named the roles.
@@ -279,8 +279,18 @@ fn results_written_before_in_process_matches_read_and_write_back_the_same() {
     let records = tournament::read_results(&path).unwrap();
     assert_eq!(records.len(), 2);
     assert_eq!(records[0].dialect, Some(Dialect::GgpBase));
-    assert_eq!(serde_json::to_string(&records[0]).unwrap(), line);
-    assert_eq!(serde_json::to_string(&records[1]).unwrap(), older);
+    assert_eq!(records[0].players, ["a", "b"]);
+    assert_eq!(records[1].roles, ["white", "black"]);
+    // Written back with the seats named by role, which reads back the same.
+    let written = serde_json::to_string(&records[0]).unwrap();
+    assert!(
+        written.contains(r#""roles":["white","black"],"players":{"white":"a","black":"b"}"#),
+        "{written}"
+    );
+    let fields: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert!(fields.get("white").is_none(), "{written}");
+    let back: MatchRecord = serde_json::from_str(&written).unwrap();
+    assert_eq!(back, records[0]);
     assert_eq!(records[1].faults_of("b"), 1);
     assert_eq!(records[1].verdict(), "draw");
     // The table gives each player's faults, the opponent's too: b's late move shows in
@@ -290,6 +300,46 @@ fn results_written_before_in_process_matches_read_and_write_back_the_same() {
     assert_eq!(rows[0].player, "a");
     assert_eq!(rows[0].faults, [0, 1], "{rows:?}");
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_loa_record_names_its_seats_by_the_roles_and_old_ones_read_alike() {
+    // Black moves first in Lines of Action: an old record's `white` field held the
+    // player of the first role, Black.
+    let old = r#"{"id":"x","size":"6x6","white":"ours","black":"them","start_clock":0,"play_clock":3,"moves":["c1-c3"],"faults":[{"ply":1,"role":"white","kind":"late","detail":"took 3100 ms"}],"goals":[100,0],"duration_ms":3,"move_us":[5],"referee_overhead_us":1,"roles":["black","white"]}"#;
+    let record: MatchRecord = serde_json::from_str(old).unwrap();
+    assert_eq!(record.players, ["ours", "them"]);
+    assert_eq!(
+        (record.score_of("ours"), record.faults_of("them")),
+        (Some(1.0), 1)
+    );
+    let written = serde_json::to_string(&record).unwrap();
+    assert!(
+        written.contains(r#""roles":["black","white"],"players":{"black":"ours","white":"them"}"#),
+        "{written}"
+    );
+    let new: MatchRecord = serde_json::from_str(&written).unwrap();
+    assert_eq!(new, record);
+    // The object's order does not matter; a role without a player, or a player of no
+    // role, is refused with the reason.
+    let swapped = written.replace(
+        r#"{"black":"ours","white":"them"}"#,
+        r#"{"white":"them","black":"ours"}"#,
+    );
+    assert_eq!(
+        serde_json::from_str::<MatchRecord>(&swapped).unwrap(),
+        record
+    );
+    let missing = written.replace(r#","white":"them"}"#, "}");
+    let err = serde_json::from_str::<MatchRecord>(&missing).unwrap_err();
+    assert!(
+        err.to_string().contains(r#"no value for role "white""#),
+        "{err}"
+    );
+    let cpu = written.strip_suffix('}').unwrap().to_owned()
+        + r#","cpu":{"red":{"used_ms":1,"left_ms":2}}}"#;
+    let err = serde_json::from_str::<MatchRecord>(&cpu).unwrap_err();
+    assert!(err.to_string().contains(r#""red" is not a role"#), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -305,7 +355,13 @@ async fn a_split_tournament_plans_the_missing_games_and_plays_any_one_alone() {
     assert_eq!(numbers, (0..6).collect::<Vec<_>>(), "3 games x 2 sizes");
     let colours: Vec<(&str, &str, &str)> = plan
         .iter()
-        .map(|g| (g.white.as_str(), g.black.as_str(), g.size.as_str()))
+        .map(|g| {
+            let [(w, white), (b, black)] = &g.players.0[..] else {
+                panic!("two seats: {g:?}")
+            };
+            assert_eq!((w.as_str(), b.as_str()), ("white", "black"));
+            (white.as_str(), black.as_str(), g.size.as_str())
+        })
         .collect();
     assert_eq!(
         colours,
@@ -323,8 +379,8 @@ async fn a_split_tournament_plans_the_missing_games_and_plays_any_one_alone() {
     let record = split::play_one(&config, &arena, 3).await.unwrap();
     assert_eq!(
         (
-            record.white.as_str(),
-            record.black.as_str(),
+            record.players[0].as_str(),
+            record.players[1].as_str(),
             record.size.as_str()
         ),
         ("b", "a", "star300")

@@ -124,6 +124,17 @@ def check_workers(client: Client, need: int) -> None:
         )
 
 
+def seats(record: dict) -> tuple[str, str]:
+    """The players of a record's (or a planned game's) first and second role: `players`
+    is keyed by the game's role names, in the order of `roles`; records written before
+    that have `white` and `black` for the first and the second role."""
+    if "players" in record:
+        players = record["players"]
+        roles = record.get("roles") or list(players)
+        return players[roles[0]], players[roles[1]]
+    return record["white"], record["black"]
+
+
 def play(
     client: Client,
     tournament: Tournament,
@@ -168,7 +179,7 @@ def play(
             out.write(json.dumps(record, separators=(",", ":")) + "\n")
             out.flush()
             print(
-                f"{len(recorded)}/{len(plan)} games: {record['white']} - {record['black']} "
+                f"{len(recorded)}/{len(plan)} games: {' - '.join(seats(record))} "
                 f"{record['goals'][0]}-{record['goals'][1]} on {record['worker']}",
                 file=log,
             )

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from distributed import Client
 
-from ggp_cluster.driver import Tournament, games_at_once, local_cluster, play
+from ggp_cluster.driver import Tournament, games_at_once, local_cluster, play, seats
 
 # Twenty fast games between in-process agents.
 FAST = ["--player", "r=agent:random", "--player", "g=agent:greedy", "--sizes", "4x5",
@@ -30,7 +30,7 @@ def records(path: Path) -> list[dict]:
 
 
 def pairings(path: Path) -> Counter:
-    return Counter((r["white"], r["black"], r["size"], r["play_clock"]) for r in records(path))
+    return Counter((*seats(r), r["size"], r["play_clock"]) for r in records(path))
 
 
 def game_numbers(path: Path) -> list[int]:
@@ -54,6 +54,13 @@ def ggp_cluster(args: list[str], cwd: Path, binary: str, **popen) -> subprocess.
     env = dict(os.environ, GGP_PLAYER_BIN=binary)
     return subprocess.Popen([sys.executable, "-m", "ggp_cluster", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+
+
+def test_seats_are_read_from_records_old_and_new():
+    new = {"roles": ["black", "white"], "players": {"white": "them", "black": "ours"}}
+    assert seats(new) == ("ours", "them")
+    assert seats({"white": "ours", "black": "them"}) == ("ours", "them")
+    assert seats({"game": 3, "players": {"white": "a", "black": "b"}}) == ("a", "b")
 
 
 def test_games_at_once_leave_each_player_its_threads():
@@ -81,7 +88,7 @@ def test_the_cluster_plays_the_same_games_and_reports_alike(binary, tmp_path):
 def test_a_worker_killed_mid_game_loses_no_game_and_counts_none_twice(binary, tmp_path):
     tournament = Tournament(binary, [*SLOW, "--games", "8", "--results", "out.jsonl"],
                             str(tmp_path))
-    expected = {(g["white"], g["black"], g["size"], g["play_clock"]) for g in tournament.plan()}
+    expected = {(*seats(g), g["size"], g["play_clock"]) for g in tournament.plan()}
     with local_cluster(workers=2, cores_per_worker=2) as cluster, Client(cluster) as client:
         killed = {}
 
@@ -127,7 +134,7 @@ def test_resume_finishes_what_a_killed_driver_left(binary, tmp_path):
     out, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
     assert results.read_text().startswith(before)
-    assert Counter((r["white"], r["black"]) for r in records(results)) == {("m", "r"): 5, ("r", "m"): 5}
+    assert Counter(seats(r) for r in records(results)) == {("m", "r"): 5, ("r", "m"): 5}
     assert "m            r            all            10" in out
 
 

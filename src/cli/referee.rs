@@ -18,8 +18,8 @@ use super::runtime;
 
 #[derive(clap::Args)]
 pub struct MatchArgs {
-    /// The white player (the first role's with --rules; in other games the side that
-    /// moves first, whatever the game calls it): a URL (http://127.0.0.1:4001), a
+    /// The player of the role called white (in Breakthrough and Halma it moves first; in
+    /// Lines of Action and Ataxx, Black does): a URL (http://127.0.0.1:4001), a
     /// command that starts one, e.g. 'ggp-player serve --agent random' (run on a free
     /// port given as --port N); or, playing the game itself when --black does too, an
     /// in-process agent (agent:random, agent:greedy[:EVAL], agent:alphabeta[:EVAL],
@@ -31,12 +31,12 @@ pub struct MatchArgs {
     /// (program:target/release/loa with --game loa8).
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     white: Option<PlayerSpec>,
-    /// The black player (the second role's with --rules; in other games the side that
-    /// moves second): a URL or a command, as for --white.
+    /// The player of the role called black: a URL or a command, as for --white.
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     black: Option<PlayerSpec>,
     /// With --rules: the player of each role, in the rules' role order, as for --white
-    /// (instead of --white and --black; any number of roles).
+    /// (instead of --white and --black, which need roles called so; any number of
+    /// roles).
     #[arg(long = "player", value_parser = PlayerSpec::parse, requires = "rules", conflicts_with_all = ["white", "black"])]
     players: Vec<PlayerSpec>,
     /// Play the game of this GDL (KIF) file instead of Breakthrough: sent in START, every
@@ -154,16 +154,20 @@ fn print(line: String) {
 /// One match of a GDL game, any number of roles, printed step by step.
 fn referee_gdl_match(args: MatchArgs, rules: &std::path::Path) -> anyhow::Result<()> {
     let game = GgpGame::from_file(rules).map_err(anyhow::Error::msg)?;
-    let specs: Vec<PlayerSpec> = if args.players.is_empty() {
-        args.white.into_iter().chain(args.black).collect()
-    } else {
-        args.players
+    let roles = game.roles();
+    let specs: Vec<PlayerSpec> = match (args.white, args.black) {
+        (Some(white), Some(black)) if roles.len() == 2 => one_match::by_role(&roles, white, black)
+            .map_err(anyhow::Error::msg)?
+            .to_vec(),
+        (white, black) if args.players.is_empty() => white.into_iter().chain(black).collect(),
+        _ => args.players,
     };
-    let roles = game.roles().len();
     anyhow::ensure!(
-        specs.len() == roles,
-        "{} has {roles} roles: give one --player per role (or --white and --black for two)",
-        game.condition
+        specs.len() == roles.len(),
+        "{} has {} roles ({}): give one --player per role, in that order",
+        game.condition,
+        roles.len(),
+        roles.join(", ")
     );
     let terms = GgpTerms {
         start_clock: args.startclock,
@@ -207,7 +211,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     };
     let specs = [white.clone(), black.clone()];
     runtime()?
-        .block_on(one_match::ggp_match(&game, &specs, terms, &mut print))
+        .block_on(one_match::ggp_match(&game, specs, terms, &mut print))
         .map_err(anyhow::Error::msg)
 }
 

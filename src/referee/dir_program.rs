@@ -192,6 +192,10 @@ impl<G: Game> Mover<G> for DirProgram<G> {
         Some(self.left())
     }
 
+    fn time_used(&self) -> Option<Duration> {
+        Some(self.used)
+    }
+
     fn next_move(&mut self, position: &G, ply: usize, _earlier: &[u64]) -> Result<G::Move, Fault> {
         let dir = self.root.join(format!("ply-{ply}"));
         std::fs::create_dir_all(&dir).map_err(|e| referee_trouble(&dir, e))?;

@@ -79,18 +79,22 @@ pub struct GdlRecord {
 }
 
 impl GdlRecord {
-    /// The record as a two-player [`MatchRecord`] (the first role as white), for
-    /// tournaments; `None` unless the game has two roles.
+    /// The record as a two-player [`MatchRecord`], for tournaments; `None` unless the
+    /// game has two roles.
     pub fn two_player(&self) -> Option<MatchRecord> {
-        let ([white, black], [g0, g1]) = (self.players.as_slice(), self.goals.as_slice()) else {
+        let ([first, second], [g0, g1], [r0, r1]) = (
+            self.players.as_slice(),
+            self.goals.as_slice(),
+            self.roles.as_slice(),
+        ) else {
             return None;
         };
         let goal = |g: u32| u8::try_from(g.min(100)).unwrap_or(100);
         Some(MatchRecord {
             id: self.id.clone(),
             size: self.game.clone(),
-            white: white.clone(),
-            black: black.clone(),
+            players: [first.clone(), second.clone()],
+            cpu: [None, None],
             dialect: Some(self.dialect),
             start_clock: self.start_clock,
             play_clock: PlayClock::from_secs(self.play_clock),
@@ -100,7 +104,7 @@ impl GdlRecord {
             duration_ms: self.duration_ms,
             move_us: self.move_us.clone(),
             referee_overhead_us: 0,
-            roles: self.roles.clone(),
+            roles: [r0.clone(), r1.clone()],
             worker: None,
         })
     }

@@ -295,8 +295,8 @@ async fn play_with_engine<G: Game>(
     let record = MatchRecord {
         id: spec.id.clone(),
         size: game.condition.clone(),
-        white: spec.names[0].clone(),
-        black: spec.names[1].clone(),
+        players: spec.names.clone(),
+        cpu: [None, None],
         dialect: Some(spec.dialect),
         start_clock: spec.start_clock,
         play_clock: PlayClock::from_secs(spec.play_clock),
@@ -308,11 +308,11 @@ async fn play_with_engine<G: Game>(
         referee_overhead_us: overheads
             .get(overheads.len() / 2)
             .map_or(0, |d| d.as_micros() as u64),
-        roles: role_names.to_vec(),
+        roles: [role_names[0].clone(), role_names[1].clone()],
         worker: None,
     };
     info!(
-        id = %record.id, white = %record.white, black = %record.black,
+        id = %record.id, first = %record.players[0], second = %record.players[1],
         result = %format!("{} {}", goals[0], goals[1]), moves = record.moves.len(),
         faults = record.faults.len(), "match over"
     );

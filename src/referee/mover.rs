@@ -18,6 +18,10 @@ pub trait Mover<G: Game> {
     fn time_left(&self) -> Option<Duration> {
         None
     }
+    /// What this player has used of that budget so far.
+    fn time_used(&self) -> Option<Duration> {
+        None
+    }
     /// A move for the side to move after `ply` plies, within [`Mover::clock`] from now;
     /// `earlier` holds the positions played before (games that repeat).
     fn next_move(&mut self, position: &G, ply: usize, earlier: &[u64]) -> Result<G::Move, Fault>;

@@ -12,7 +12,7 @@ use super::interactive::Interactive;
 use super::mover::{Fault, Mover};
 use super::play_clock::PlayClock;
 use super::program::Program;
-use super::record::{self, FaultKind, MatchRecord};
+use super::record::{self, CpuTime, FaultKind, MatchRecord};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
 use crate::search::{Limits, clock};
@@ -182,6 +182,8 @@ pub struct NativeRecord {
     /// Each side's time left of its budget for the whole game at the end, for players
     /// that keep one.
     pub time_left: [Option<Duration>; 2],
+    /// Each side's time used of that budget, for the same players.
+    pub time_used: [Option<Duration>; 2],
     /// Median time per ply spent by the referee itself (not waiting for an agent), in
     /// microseconds.
     pub overhead_us: u64,
@@ -219,6 +221,7 @@ pub fn play<G: Game>(
         fault: None,
         capped: false,
         time_left: [None; 2],
+        time_used: [None; 2],
         overhead_us: 0,
     };
     let mut overheads = Vec::new();
@@ -297,6 +300,7 @@ impl NativeRecord {
         players: &[&mut dyn Mover<G>; 2],
     ) -> NativeRecord {
         self.time_left = [players[0].time_left(), players[1].time_left()];
+        self.time_used = [players[0].time_used(), players[1].time_used()];
         overheads.sort_unstable();
         self.overhead_us = overheads
             .get(overheads.len() / 2)
@@ -357,7 +361,8 @@ impl NativeGames {
 
     /// One match on the board size numbered `size`: `names` are the names of `players`,
     /// the first moving first, each [accepted](NativeGames::accepts). Blocks until the
-    /// game ends.
+    /// game ends. The record carries the CPU time used and left of each player on a
+    /// budget for the whole game.
     pub fn play_match(
         &self,
         id: String,
@@ -386,12 +391,19 @@ impl NativeGames {
                 detail,
             }
         });
-        let [white, black] = names;
+        let ms = |d: Duration| d.as_millis() as u64;
+        let cpu = [0, 1].map(|side| match (r.time_used[side], r.time_left[side]) {
+            (Some(used), Some(left)) => Some(CpuTime {
+                used_ms: ms(used),
+                left_ms: ms(left),
+            }),
+            _ => None,
+        });
         MatchRecord {
             id,
             size: self.sizes[size].clone(),
-            white,
-            black,
+            players: names,
+            cpu,
             dialect: None,
             start_clock: 0,
             play_clock,
@@ -400,7 +412,7 @@ impl NativeGames {
             duration_ms: began.elapsed().as_millis() as u64,
             move_us: r.move_us,
             referee_overhead_us: r.overhead_us,
-            roles: self.sides.map(str::to_owned).to_vec(),
+            roles: self.sides.map(str::to_owned),
             worker: None,
             moves: r.moves,
         }

@@ -31,6 +31,20 @@ pub fn ggp_clock(clock: PlayClock) -> Result<u64, String> {
     })
 }
 
+/// `white` and `black` in the order of `roles` (the first role first): the players of
+/// the roles called so, whichever of them moves first.
+pub fn by_role<T>(roles: &[impl AsRef<str>], white: T, black: T) -> Result<[T; 2], String> {
+    let names: Vec<&str> = roles.iter().map(AsRef::as_ref).collect();
+    match names[..] {
+        ["white", "black"] => Ok([white, black]),
+        ["black", "white"] => Ok([black, white]),
+        _ => Err(format!(
+            "the roles are {}, not white and black: give one --player per role, in that order",
+            names.join(", ")
+        )),
+    }
+}
+
 /// A match id that no earlier run used.
 fn match_id(what: &str) -> Result<String, String> {
     let stamp = std::time::SystemTime::now()
@@ -89,15 +103,16 @@ pub async fn gdl_match(
     Ok(())
 }
 
-/// Referees one match of `game` between the GGP players `specs` (white, black), giving
-/// `print` the header and then the match move by move.
+/// Referees one match of `game` between the GGP players `specs` (of the roles called
+/// white and black), giving `print` the header and then the match move by move.
 pub async fn ggp_match(
     game: &GgpGame,
-    specs: &[PlayerSpec; 2],
+    [white, black]: [PlayerSpec; 2],
     terms: GgpTerms,
     print: &mut dyn FnMut(String),
 ) -> Result<(), String> {
-    let players = RunningPlayer::start_all(specs).await?;
+    let specs = by_role(&game.roles(), white, black)?;
+    let players = RunningPlayer::start_all(&specs).await?;
     let addrs = [players[0].addr.clone(), players[1].addr.clone()];
     let spec = MatchSpec {
         id: match_id(&game.condition)?,
@@ -120,6 +135,7 @@ pub async fn ggp_match(
 
 /// A match on a game itself between in-process agents or course programs.
 pub struct NativeMatch {
+    /// The players of the roles called white and black, whichever moves first.
     pub players: [Contestant; 2],
     pub size: Option<String>,
     pub variant: Option<String>,
@@ -133,16 +149,15 @@ impl NativeMatch {
     pub fn run<S: GameSpec>(&self, print: &mut dyn FnMut(String)) -> Result<(), String> {
         let start = spec::start::<S>(self.size.as_deref(), self.variant.as_deref())?;
         let clock = self.play_clock.duration();
-        let [mut first, mut second] = self
-            .players
-            .each_ref()
-            .map(|p| native::mover::<S>(p, clock));
+        let [white, black] = &self.players;
+        let players = by_role(&S::SIDES, white.clone(), black.clone())?;
+        let [mut first, mut second] = players.each_ref().map(|p| native::mover::<S>(p, clock));
         let size = self.size.as_deref().unwrap_or(S::DEFAULT_SIZE);
         print(native::header(
             S::NAME,
             size,
             S::SIDES,
-            &self.players,
+            &players,
             self.play_clock,
         ));
         let (first, second) = (

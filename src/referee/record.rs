@@ -36,19 +36,21 @@ pub struct Fault {
     pub detail: String,
 }
 
-/// The record of a finished match, one line of the results file.
+/// The record of a finished match, one line of the results file. Its seats are named by
+/// the game's own roles: `"roles": ["black", "white"], "players": {"black": "ours", ...}`
+/// in Lines of Action, where Black moves first ([`Line`] is how it is written).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Line", into = "Line")]
 pub struct MatchRecord {
     pub id: String,
     /// The condition: the board size as the game writes it, or the rules file's name.
     pub size: String,
-    /// The player of the first role (the side that moves first).
-    pub white: String,
-    /// The player of the second role.
-    pub black: String,
+    /// The rules' two roles, the one that moves first first.
+    pub roles: [String; 2],
+    /// The player of each role, in the order of [`MatchRecord::roles`].
+    pub players: [String; 2],
     /// The controller imitated; absent for a match between in-process agents, which
     /// exchanges no messages.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialect: Option<Dialect>,
     /// Seconds given after START (0 in-process, where there is no START).
     pub start_clock: u64,
@@ -58,7 +60,7 @@ pub struct MatchRecord {
     /// game's notation in-process.
     pub moves: Vec<String>,
     pub faults: Vec<Fault>,
-    /// Goal values `[white, black]`: 100/0, 0/100 or 50/50.
+    /// Goal values in the order of the roles: 100/0, 0/100 or 50/50.
     pub goals: [u8; 2],
     /// Wall time of the whole match.
     pub duration_ms: u64,
@@ -66,59 +68,223 @@ pub struct MatchRecord {
     pub move_us: Vec<u64>,
     /// Median time per ply spent by the referee itself (not waiting for players).
     pub referee_overhead_us: u64,
-    /// The rules' roles, white's first (older records lack them: `white`, `black`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub roles: Vec<String>,
+    /// Each role's CPU time for the whole game, used and left at the end, for a player
+    /// charged one (a Halma course program).
+    pub cpu: [Option<CpuTime>; 2],
     /// The machine that played the match, when a cluster of them did (`cluster/`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worker: Option<String>,
 }
 
+/// A player's CPU time for the whole game at its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CpuTime {
+    pub used_ms: u64,
+    pub left_ms: u64,
+}
+
+/// Values given by role name, in the roles' order: a JSON object `{"black": .., "white": ..}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seats<T>(pub Vec<(String, T)>);
+
+impl<T> Seats<T> {
+    /// The value of each of `roles`, or the first role without one.
+    fn take(self, roles: &[String; 2]) -> Result<[T; 2], String> {
+        let mut by_role: Vec<Option<(String, T)>> = self.0.into_iter().map(Some).collect();
+        let mut pick = |role: &String| {
+            by_role
+                .iter_mut()
+                .find(|e| e.as_ref().is_some_and(|(r, _)| r == role))
+                .and_then(Option::take)
+                .map(|(_, v)| v)
+                .ok_or_else(|| format!("no value for role {role:?}"))
+        };
+        Ok([pick(&roles[0])?, pick(&roles[1])?])
+    }
+}
+
+impl<T: Serialize> Serialize for Seats<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (role, value) in &self.0 {
+            map.serialize_entry(role, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Seats<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Entries<T> {
+            type Value = Seats<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object keyed by role names")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Seats<T>, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Seats(entries))
+            }
+        }
+        d.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
+/// A results file's line as written. Records written before the seats were named by role
+/// have `white` and `black` instead of `players`: the players of the first and the
+/// second role, whatever the roles were called (and no `roles` before those were kept,
+/// when they were `white` and `black`).
+#[derive(Serialize, Deserialize)]
+struct Line {
+    id: String,
+    size: String,
+    #[serde(default)]
+    roles: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    players: Option<Seats<String>>,
+    #[serde(default, skip_serializing)]
+    white: Option<String>,
+    #[serde(default, skip_serializing)]
+    black: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dialect: Option<Dialect>,
+    start_clock: u64,
+    play_clock: PlayClock,
+    moves: Vec<String>,
+    faults: Vec<Fault>,
+    goals: [u8; 2],
+    duration_ms: u64,
+    move_us: Vec<u64>,
+    referee_overhead_us: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cpu: Option<Seats<CpuTime>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    worker: Option<String>,
+}
+
+impl TryFrom<Line> for MatchRecord {
+    type Error = String;
+    fn try_from(line: Line) -> Result<MatchRecord, String> {
+        let roles: [String; 2] = match <[String; 2]>::try_from(line.roles) {
+            Ok(roles) => roles,
+            Err(roles) if roles.is_empty() => ["white".into(), "black".into()],
+            Err(roles) => return Err(format!("a match record has two roles, not {roles:?}")),
+        };
+        let players = match (line.players, line.white, line.black) {
+            (Some(seats), _, _) => seats.take(&roles).map_err(|e| format!("players: {e}"))?,
+            (None, Some(first), Some(second)) => [first, second],
+            _ => return Err("a match record names its players (\"players\")".into()),
+        };
+        let mut cpu = [None; 2];
+        for (role, time) in line.cpu.map_or_else(Vec::new, |c| c.0) {
+            let seat = roles.iter().position(|r| *r == role);
+            let seat = seat.ok_or_else(|| format!("cpu: {role:?} is not a role"))?;
+            cpu[seat] = Some(time);
+        }
+        Ok(MatchRecord {
+            id: line.id,
+            size: line.size,
+            roles,
+            players,
+            dialect: line.dialect,
+            start_clock: line.start_clock,
+            play_clock: line.play_clock,
+            moves: line.moves,
+            faults: line.faults,
+            goals: line.goals,
+            duration_ms: line.duration_ms,
+            move_us: line.move_us,
+            referee_overhead_us: line.referee_overhead_us,
+            cpu,
+            worker: line.worker,
+        })
+    }
+}
+
+impl From<MatchRecord> for Line {
+    fn from(r: MatchRecord) -> Line {
+        let by_role = |values: Vec<(&String, Option<_>)>| {
+            let seats: Vec<_> = values
+                .into_iter()
+                .filter_map(|(role, v)| Some((role.clone(), v?)))
+                .collect();
+            (!seats.is_empty()).then_some(Seats(seats))
+        };
+        let [first, second] = r.players;
+        Line {
+            players: Some(Seats(vec![
+                (r.roles[0].clone(), first),
+                (r.roles[1].clone(), second),
+            ])),
+            cpu: by_role(r.roles.iter().zip(r.cpu).collect()),
+            roles: r.roles.to_vec(),
+            white: None,
+            black: None,
+            id: r.id,
+            size: r.size,
+            dialect: r.dialect,
+            start_clock: r.start_clock,
+            play_clock: r.play_clock,
+            moves: r.moves,
+            faults: r.faults,
+            goals: r.goals,
+            duration_ms: r.duration_ms,
+            move_us: r.move_us,
+            referee_overhead_us: r.referee_overhead_us,
+            worker: r.worker,
+        }
+    }
+}
+
 impl MatchRecord {
-    /// White's score: 1, 0.5 or 0.
-    pub fn white_score(&self) -> f64 {
-        self.goals[0] as f64 / 100.0
+    /// The seat (0 for the first role, 1 for the second) of the player called `name`.
+    pub fn seat_of(&self, name: &str) -> Option<usize> {
+        self.players.iter().position(|p| p == name)
     }
 
-    /// The score (1, 0.5 or 0) of the player called `name`, if it played this match.
+    /// The score (1, 0.5 or 0) of the player called `name`, if it played this match:
+    /// the first role's goal, and what it leaves to the second, so that the two add up
+    /// to one whatever a GDL game's goals.
     pub fn score_of(&self, name: &str) -> Option<f64> {
-        if self.white == name {
-            Some(self.white_score())
-        } else if self.black == name {
-            Some(1.0 - self.white_score())
+        let first = self.goals[0] as f64 / 100.0;
+        self.seat_of(name)
+            .map(|seat| if seat == 0 { first } else { 1.0 - first })
+    }
+
+    /// The score of `a` if this was a game between `a` and `b`.
+    pub fn score_between(&self, a: &str, b: &str) -> Option<f64> {
+        let mut pair = [a, b];
+        pair.sort_unstable();
+        let mut players = [self.players[0].as_str(), self.players[1].as_str()];
+        players.sort_unstable();
+        if pair == players {
+            self.score_of(a)
         } else {
             None
         }
     }
 
-    /// The score of `a` if this was a game between `a` and `b`.
-    pub fn score_between(&self, a: &str, b: &str) -> Option<f64> {
-        let pair = (self.white == a && self.black == b) || (self.white == b && self.black == a);
-        if pair { self.score_of(a) } else { None }
-    }
-
     /// How many faults the player called `name` committed in this match.
     pub fn faults_of(&self, name: &str) -> usize {
-        let first = self.role_names()[0];
+        let Some(seat) = self.seat_of(name) else {
+            return 0;
+        };
+        let role = &self.roles[seat];
         self.faults
             .iter()
-            .filter(|f| {
-                let white = f.role.eq_ignore_ascii_case(first);
-                if white {
-                    self.white == name
-                } else {
-                    self.black == name
-                }
-            })
+            .filter(|f| f.role.eq_ignore_ascii_case(role))
             .count()
     }
 
-    /// The two roles' names (`white` and `black` in records older than the field).
+    /// The two roles' names.
     pub fn role_names(&self) -> [&str; 2] {
-        match self.roles.as_slice() {
-            [first, second, ..] => [first, second],
-            _ => ["white", "black"],
-        }
+        [&self.roles[0], &self.roles[1]]
     }
 
     /// `white wins`, `black wins` or `draw`, with the rules' names for the roles.

@@ -104,14 +104,20 @@ impl NativeRecord {
             _ if self.capped => format!("draw at the {max_plies}-ply cap"),
             _ => "draw".to_owned(),
         };
-        let time_left: Vec<String> = sides
-            .iter()
-            .zip(self.time_left)
-            .filter_map(|(side, t)| Some(format!("{side} {:.3} s", t?.as_secs_f64())))
+        let cpu: Vec<String> = (0..2)
+            .filter_map(|side| {
+                let (used, left) = (self.time_used[side]?, self.time_left[side]?);
+                Some(format!(
+                    "{} {:.3} s used, {:.3} s left",
+                    sides[side],
+                    used.as_secs_f64(),
+                    left.as_secs_f64()
+                ))
+            })
             .collect();
-        let time_left = match time_left.is_empty() {
+        let time_left = match cpu.is_empty() {
             true => String::new(),
-            false => format!("; CPU time left: {}", time_left.join(", ")),
+            false => format!("; CPU time: {}", cpu.join(", ")),
         };
         MatchView {
             sides: Some(sides),
@@ -137,14 +143,16 @@ impl NativeRecord {
 mod tests {
     use super::*;
     use crate::referee::record::{Fault, FaultKind};
+    use std::time::Duration;
 
     #[test]
     fn every_record_prints_its_moves_faults_and_result() {
         let record = MatchRecord {
             id: "m".into(),
             size: "5x5".into(),
-            white: "a".into(),
-            black: "b".into(),
+            roles: ["white".into(), "black".into()],
+            players: ["a".into(), "b".into()],
+            cpu: [None, None],
             dialect: None,
             start_clock: 1,
             play_clock: crate::referee::play_clock::PlayClock::from_secs(1),
@@ -159,7 +167,6 @@ mod tests {
             duration_ms: 2500,
             move_us: vec![1500, 2_000_000],
             referee_overhead_us: 0,
-            roles: Vec::new(),
             worker: None,
         };
         assert_eq!(
@@ -177,14 +184,15 @@ mod tests {
             scores: [0.5, 0.5],
             fault: None,
             capped: true,
-            time_left: [None; 2],
+            time_left: [None, Some(Duration::from_millis(1500))],
+            time_used: [None, Some(Duration::from_millis(8500))],
             overhead_us: 0,
         };
         assert_eq!(
             native.view(["white", "black"], 1).lines(),
             [
                 "   1. white 0-1                       0.1 ms",
-                "result: 0.5 0.5 (draw at the 1-ply cap) after 1 moves, 0 faults",
+                "result: 0.5 0.5 (draw at the 1-ply cap) after 1 moves, 0 faults; CPU time: black 8.500 s used, 1.500 s left",
             ]
         );
     }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use tokio::task::JoinSet;
 
 use super::play_clock::PlayClock;
-use super::record::MatchRecord;
+use super::record::{MatchRecord, Seats};
 use super::stats::Verdict;
 use super::tournament::{
     Arena, TournamentConfig, TournamentError, Venue, check, pending, schedule, sprt_state, stamp,
@@ -21,8 +21,9 @@ use super::tournament::{
 pub struct PlannedGame {
     /// Its number in the whole schedule: what [`play_one`] takes.
     pub game: usize,
-    pub white: String,
-    pub black: String,
+    /// The player of each role, keyed by the game's names for the roles, the one that
+    /// moves first first.
+    pub players: Seats<String>,
     /// The condition, as the records name it.
     pub size: String,
     pub play_clock: PlayClock,
@@ -44,8 +45,13 @@ pub fn plan(config: &TournamentConfig, arena: &Arena) -> Result<Vec<PlannedGame>
         .into_iter()
         .map(|(game, g)| PlannedGame {
             game,
-            white: name(g.white),
-            black: name(g.black),
+            players: Seats(
+                arena
+                    .roles(g.condition)
+                    .into_iter()
+                    .zip([name(g.first), name(g.second)])
+                    .collect(),
+            ),
             size: conditions[g.condition].clone(),
             play_clock: g.play_clock,
         })

@@ -1,7 +1,9 @@
 //! What a tournament prints when it ends: the table of every pairing (score, Elo and its
-//! 95% interval, the player's and the opponent's faults), the SPRT verdict, the referee's overhead per move and where
-//! the results are.
+//! 95% interval, the player's and the opponent's faults), the SPRT verdict, the referee's
+//! overhead per move, the CPU time of players charged it for whole games, and where the
+//! results are.
 
+use super::record::{CpuTime, MatchRecord};
 use super::stats::format_elo;
 use super::tournament::{Outcome, TournamentConfig, table};
 
@@ -65,6 +67,37 @@ pub fn summary(config: &TournamentConfig, outcome: &Outcome) -> Vec<String> {
             overheads.len()
         ));
     }
+    lines.extend(cpu_lines(&outcome.records, &names));
     lines.push(format!("results: {}", config.results.display()));
+    lines
+}
+
+/// For each player charged CPU time for the whole game (a Halma course program): what it
+/// used and what it had left at the end of its games, so that the clock can be checked
+/// from a tournament.
+fn cpu_lines(records: &[MatchRecord], names: &[String]) -> Vec<String> {
+    let secs = |ms: u64| ms as f64 / 1e3;
+    let mut lines = Vec::new();
+    for name in names {
+        let times: Vec<CpuTime> = records
+            .iter()
+            .filter_map(|r| r.cpu[r.seat_of(name)?])
+            .collect();
+        if times.is_empty() {
+            continue;
+        }
+        let mut used: Vec<u64> = times.iter().map(|t| t.used_ms).collect();
+        let mut left: Vec<u64> = times.iter().map(|t| t.left_ms).collect();
+        used.sort_unstable();
+        left.sort_unstable();
+        lines.push(format!(
+            "CPU time of {name} over {} games: used median {:.3} s, max {:.3} s; left min {:.3} s, median {:.3} s",
+            times.len(),
+            secs(used[used.len() / 2]),
+            secs(used[used.len() - 1]),
+            secs(left[0]),
+            secs(left[left.len() / 2]),
+        ));
+    }
     lines
 }

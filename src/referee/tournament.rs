@@ -136,6 +136,18 @@ impl Arena {
         games::dispatch(game, chooser).map_err(|e| e.to_string())?
     }
 
+    /// The two roles of condition number `condition`, the one that moves first first.
+    pub fn roles(&self, condition: usize) -> [String; 2] {
+        let roles = match self {
+            Arena::Ggp(games) => games[condition].roles(),
+            Arena::Native(native) => native.sides.map(str::to_owned).to_vec(),
+        };
+        match <[String; 2]>::try_from(roles) {
+            Ok(two) => two,
+            Err(roles) => [0, 1].map(|i| roles.get(i).cloned().unwrap_or_default()),
+        }
+    }
+
     /// The conditions, as the records name them.
     pub fn conditions(&self) -> Vec<String> {
         match self {
@@ -182,11 +194,12 @@ impl spec::Tool for Chooser {
     }
 }
 
-/// One game to play: entrant indices and conditions.
+/// One game to play: the entrants playing the first and the second role, and the
+/// conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Game {
-    pub white: usize,
-    pub black: usize,
+    pub first: usize,
+    pub second: usize,
     /// The condition's number in the arena.
     pub condition: usize,
     pub play_clock: PlayClock,
@@ -226,10 +239,10 @@ pub(super) fn schedule(config: &TournamentConfig, conditions: usize) -> Vec<Game
         for condition in 0..conditions {
             for &play_clock in &config.play_clocks {
                 for &(a, b) in &pairs {
-                    let (white, black) = if round % 2 == 0 { (a, b) } else { (b, a) };
+                    let (first, second) = if round % 2 == 0 { (a, b) } else { (b, a) };
                     games.push(Game {
-                        white,
-                        black,
+                        first,
+                        second,
                         condition,
                         play_clock,
                     });
@@ -353,8 +366,8 @@ pub(super) fn pending(
     for r in &records {
         *done
             .entry((
-                r.white.clone(),
-                r.black.clone(),
+                r.players[0].clone(),
+                r.players[1].clone(),
                 r.size.clone(),
                 r.play_clock,
             ))
@@ -365,8 +378,8 @@ pub(super) fn pending(
         .enumerate()
         .filter(|(_, g)| {
             let key = (
-                names[g.white].to_string(),
-                names[g.black].to_string(),
+                names[g.first].to_string(),
+                names[g.second].to_string(),
                 conditions[g.condition].clone(),
                 g.play_clock,
             );
@@ -443,7 +456,7 @@ impl<'a> Venue<'a> {
         g: Game,
         guard: G,
     ) {
-        let pair = [g.white, g.black];
+        let pair = [g.first, g.second];
         let names = pair.map(|p| self.config.entrants[p].name.clone());
         match self.arena {
             Arena::Ggp(_) => {

@@ -122,10 +122,10 @@ fn match_plays_loa_programs_from_the_command_line() {
             "match",
             "--game",
             "loa8",
-            "--white",
+            "--black",
             &format!("program:{LOA}"),
         ])
-        .args(["--black", "agent:random", "--playclock", "0.1"])
+        .args(["--white", "agent:random", "--playclock", "0.1"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -134,7 +134,8 @@ fn match_plays_loa_programs_from_the_command_line() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // The first side is LOA's Black: the program, which beats a random player.
+    // --black names LOA's Black, the first to move: the program, which beats a random
+    // player.
     assert!(stdout.contains("black program"), "{stdout}");
     assert!(stdout.contains("(black wins)"), "{stdout}");
     assert!(stdout.contains(", 0 faults"), "{stdout}");

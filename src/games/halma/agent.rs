@@ -64,10 +64,13 @@ pub fn play(dir: &Path) -> Result<Played, String> {
     // Without a CPU clock, count from zero and stop by the wall clock (below).
     let cpu_clock = process_time();
     let used = cpu_clock.unwrap_or_default();
+    // The history holds two positions for each earlier play of this side.
+    let played = (earlier.len() / 2) as u32;
     let budget = budget::budget(
         input.mode,
         input.seconds,
         way_left(position, side) - FULL_CAMP_WAY,
+        played,
         used,
         nodes_per_second,
     );

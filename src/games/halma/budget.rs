@@ -10,8 +10,10 @@ use super::protocol::Mode;
 /// The share of a `SINGLE` budget the play may use (H-8: about 85–90%; going over loses
 /// the point even within the grace period).
 pub const SINGLE_SHARE: f64 = 0.85;
-/// No `GAME` play takes more than this share of what is left.
-const GAME_CAP_SHARE: f64 = 0.25;
+/// No `GAME` play takes more than this share of what is left above the reserve: a game
+/// that runs on past every forecast then spends its time geometrically and keeps nine
+/// tenths of it after each play (a quarter let one play take 29.9 s of 143.7 s).
+const GAME_CAP_SHARE: f64 = 0.1;
 /// A `GAME` play may run to this many times its share when an iteration is under way.
 const GAME_STRETCH: f64 = 2.5;
 /// Squares of way left a play gains on average (about 5.4 in games between our own
@@ -29,6 +31,10 @@ const PLAY_FLOOR: Duration = Duration::from_millis(5);
 /// quarter more plays than foreseen, and with the reserve for the foreseen plays alone a
 /// 5 s game ran out of time at its 126th play.
 const SPARE_PLAYS: u32 = 30;
+/// A side's plays in the longest game the reserve covers whatever the forecast: the
+/// referee's cap of 1,000 plies (`--max-plies`), 500 plays a side, each at the
+/// fallback's cost ([`PLAY_FLOOR`]).
+pub const CAP_PLAYS: u32 = 500;
 /// Kept back for writing the answer and exiting.
 const EXIT_RESERVE: Duration = Duration::from_millis(1);
 /// Nodes between two looks of the search at its stop flag (the search's own interval).
@@ -52,13 +58,23 @@ pub fn plays_left(way_left: i32) -> i32 {
     way_left.max(0) / GAIN_PER_PLAY + ENDGAME_PLAYS
 }
 
+/// What a `GAME` keeps back after `played` plays of its side, with `plays` foreseen:
+/// every play that may still come, at what a play without a search costs, so that the
+/// time left never falls below what the rest of the game needs at that cost (up to
+/// the 1,000-ply cap, and the foreseen plays and [`SPARE_PLAYS`] beyond it).
+pub fn reserve(plays: u32, played: u32) -> Duration {
+    PLAY_FLOOR * (plays + SPARE_PLAYS).max(CAP_PLAYS.saturating_sub(played))
+}
+
 /// The budget of a play given `seconds` as the input says in `mode`, when the process
-/// has used `used` so far, the side has `way_left` to go and the search visits
-/// `nodes_per_second`. `None` when there is no time to search at all (play at once).
+/// has used `used` so far, the side has `way_left` to go, has made `played` plays of
+/// this game before, and the search visits `nodes_per_second`. `None` when there is no
+/// time to search at all (play at once).
 pub fn budget(
     mode: Mode,
     seconds: f64,
     way_left: i32,
+    played: u32,
     used: Duration,
     nodes_per_second: f64,
 ) -> Option<Budget> {
@@ -70,7 +86,7 @@ pub fn budget(
         }
         Mode::Game => {
             let plays = plays_left(way_left) as u32;
-            let spendable = total.saturating_sub(PLAY_FLOOR * (plays + SPARE_PLAYS));
+            let spendable = total.saturating_sub(reserve(plays, played));
             let share = spendable / plays;
             let cap = share
                 .mul_f64(GAME_STRETCH)
@@ -97,7 +113,7 @@ mod tests {
 
     #[test]
     fn a_single_play_stays_within_its_share() {
-        let b = budget(Mode::Single, 30.0, 450, MS(2), 1e6).unwrap();
+        let b = budget(Mode::Single, 30.0, 450, CAP_PLAYS, MS(2), 1e6).unwrap();
         assert!(b.hard <= Duration::from_secs_f64(30.0 * SINGLE_SHARE));
         assert!(b.hard > Duration::from_secs(25));
         assert!(b.soft < b.hard && b.soft > MS(2));
@@ -105,8 +121,8 @@ mod tests {
 
     #[test]
     fn a_game_spreads_the_time_over_the_plays_left() {
-        let early = budget(Mode::Game, 300.0, 450, MS(2), 1e6).unwrap();
-        let late = budget(Mode::Game, 300.0, 20, MS(2), 1e6).unwrap();
+        let early = budget(Mode::Game, 300.0, 450, CAP_PLAYS, MS(2), 1e6).unwrap();
+        let late = budget(Mode::Game, 300.0, 20, CAP_PLAYS, MS(2), 1e6).unwrap();
         assert!(early.hard < late.hard);
         assert!(early.hard <= Duration::from_secs(300) / plays_left(450) as u32 * 3);
         assert!(late.hard <= Duration::from_secs(75));
@@ -114,22 +130,48 @@ mod tests {
 
     #[test]
     fn tiny_budgets_still_search_or_play_at_once() {
-        let b = budget(Mode::Single, 0.01, 450, MS(1), 1e6).unwrap();
+        let b = budget(Mode::Single, 0.01, 450, CAP_PLAYS, MS(1), 1e6).unwrap();
         assert!(b.hard < MS(9) && b.hard > MS(1));
-        assert_eq!(budget(Mode::Single, 0.002, 450, MS(1), 1e6), None);
-        assert_eq!(budget(Mode::Game, 0.0, 450, MS(1), 1e6), None);
+        assert_eq!(
+            budget(Mode::Single, 0.002, 450, CAP_PLAYS, MS(1), 1e6),
+            None
+        );
+        assert_eq!(budget(Mode::Game, 0.0, 450, CAP_PLAYS, MS(1), 1e6), None);
+    }
+
+    #[test]
+    fn the_reserve_covers_every_play_to_the_cap_at_the_fallback_s_cost() {
+        // At the first play: 500 plays to the cap, 2.5 s, more than the 130 foreseen.
+        assert_eq!(reserve(100, 0), Duration::from_millis(2500));
+        assert_eq!(budget(Mode::Game, 2.4, 450, 0, MS(1), 1e6), None);
+        assert!(budget(Mode::Game, 2.4, 450, 400, MS(1), 1e6).is_some());
+        // Past the cap, the foreseen plays and the spare ones.
+        assert_eq!(reserve(10, 600), PLAY_FLOOR * 40);
+        // Whatever the forecast, a play leaves at least nine tenths of what is above
+        // the reserve, so a long game's time left falls only geometrically to it.
+        for played in [0, 100, 300, 499, 700] {
+            for way in [0, 50, 450] {
+                let total = Duration::from_secs(60);
+                let b = budget(Mode::Game, 60.0, way, played, MS(0), 1e6).unwrap();
+                let above = total - reserve(plays_left(way) as u32, played);
+                assert!(
+                    b.hard <= above.mul_f64(GAME_CAP_SHARE),
+                    "{played} {way}: {b:?}"
+                );
+            }
+        }
     }
 
     #[test]
     fn a_game_keeps_a_reserve_for_every_play_left() {
-        // 100 plays left and 30 spare: 0.65 s is kept back, and below it nothing is
-        // searched.
+        // Past the cap's plays, 100 plays left and 30 spare: 0.65 s is kept back, and
+        // below it nothing is searched.
         assert_eq!(plays_left(450), 100);
-        assert_eq!(budget(Mode::Game, 0.64, 450, MS(1), 1e6), None);
-        let b = budget(Mode::Game, 1.5, 450, MS(1), 1e6).unwrap();
+        assert_eq!(budget(Mode::Game, 0.64, 450, CAP_PLAYS, MS(1), 1e6), None);
+        let b = budget(Mode::Game, 1.5, 450, CAP_PLAYS, MS(1), 1e6).unwrap();
         assert!(b.hard <= Duration::from_millis(20), "{b:?}");
         // Near the end, ten plays are always foreseen and 30 spare: 200 ms.
-        assert_eq!(budget(Mode::Game, 0.2, 0, MS(1), 1e6), None);
-        assert!(budget(Mode::Game, 0.3, 0, MS(1), 1e6).is_some());
+        assert_eq!(budget(Mode::Game, 0.2, 0, CAP_PLAYS, MS(1), 1e6), None);
+        assert!(budget(Mode::Game, 0.3, 0, CAP_PLAYS, MS(1), 1e6).is_some());
     }
 }
