@@ -229,24 +229,31 @@ class Journal:
 
     def read(self) -> list[dict]:
         text = self.path.read_text(encoding="utf-8")
+        rows = text.splitlines()
         lines = []
-        for number, line in enumerate(text.splitlines(), 1):
+        cut = False
+        for number, line in enumerate(rows, 1):
             try:
                 lines.append(json.loads(line))
             except json.JSONDecodeError:
                 # A line cut short by a killed driver is the last one; anything else is damage.
-                if number != len(text.splitlines()) or text.endswith("\n"):
+                if number != len(rows) or text.endswith("\n"):
                     raise JournalError(f"{self.path}:{number} is not JSON") from None
+                cut = True
         if not lines or lines[0].get("solve") != self.problem.header()["solve"]:
             raise JournalError(
                 f"{self.path} is the journal of another solve "
                 f"({lines[0].get('solve') if lines else 'empty'}): give the same board, "
-                "variant, --after, --plies and --first-nodes, or another --journal"
+                "variant, --after, --plies and --nodes, or another --checkpoint"
             )
         if not text.endswith("\n"):
-            # Drop the cut line so the next record starts on a line of its own.
-            with open(self.path, "r+", encoding="utf-8") as f:
-                f.truncate(len(text.encode()) - len(text.splitlines()[-1].encode()))
+            # The next record must start on a line of its own: drop a cut line, end a whole one.
+            with open(self.path, "r+b") as f:
+                if cut:
+                    f.truncate(len(text.encode()) - len(rows[-1].encode()))
+                else:
+                    f.seek(0, 2)
+                    f.write(b"\n")
         return lines[1:]
 
     def replay(self, tree: Tree) -> int:

@@ -99,6 +99,9 @@ def solve(
                 running[future] = (leaf, budget)
             if not running:
                 raise DriverError("no leaf left to run and no value: the tree is inconsistent")
+            if time.monotonic() - shown >= progress_every:
+                shown = time.monotonic()
+                print(progress(tree, len(running), shown - start), file=log, flush=True)
             done, _ = wait(list(running), return_when="FIRST_COMPLETED")
             for future in done:
                 leaf, budget = running.pop(future)
@@ -115,9 +118,6 @@ def solve(
                 running.pop(future)[0].running = False
             if stale:
                 client.cancel(stale)
-            if time.monotonic() - shown >= progress_every:
-                shown = time.monotonic()
-                print(progress(tree, len(running), shown - start), file=log, flush=True)
     finally:
         if running:
             client.cancel(list(running))

@@ -162,3 +162,21 @@ def test_a_journal_of_another_solve_is_refused(tmp_path):
     Journal(path, Problem("4x5", "course", "breakthrough", [], 2, 4096), False).close()
     with pytest.raises(JournalError, match="another solve"):
         Journal(path, Problem("5x5", "course", "breakthrough", [], 2, 4096), True)
+
+
+def test_a_line_cut_by_a_killed_driver_is_dropped_and_a_whole_one_kept(tmp_path):
+    path = tmp_path / "s.jsonl"
+    problem = Problem("4x5", "course", "breakthrough", [], 2, 4096)
+    journal = Journal(path, problem, False)
+    journal.job(Tree(problem).root, report("unknown"))
+    journal.close()
+    whole = path.read_text()
+    path.write_text(whole + '{"path": ["a"], "jo')
+    assert len(Journal(path, problem, True).lines) == 1
+    assert path.read_text() == whole
+    path.write_text(whole + '{"path": [], "expand": true}')
+    assert len(Journal(path, problem, True).lines) == 2
+    assert path.read_text().endswith("true}\n")
+    path.write_text(whole + "not json\n" + whole.splitlines()[1] + "\n")
+    with pytest.raises(JournalError, match="s.jsonl:3 is not JSON"):
+        Journal(path, problem, True)
