@@ -112,12 +112,13 @@ def local_cluster(
 
 
 def check_workers(client: Client, need: int) -> None:
-    """Refuses a cluster whose workers, if it has any yet, cannot play a single game."""
+    """Refuses a cluster whose workers, if it has any yet, cannot run a single task of
+    `need` cores (a game, a solve job)."""
     workers = client.scheduler_info(n_workers=-1)["workers"]
     fit = [w for w in workers.values() if w.get("resources", {}).get(RESOURCE, 0) >= need]
     if workers and not fit:
         raise DriverError(
-            f"no worker offers the {need} cores a game takes: start each worker with "
+            f"no worker offers the {need} cores a task takes: start each worker with "
             f"--resources {RESOURCE}=N, N being its cores (see docs/cluster.md)"
         )
 

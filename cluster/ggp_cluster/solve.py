@@ -15,7 +15,7 @@ from typing import TextIO
 
 from distributed import Client, Future, get_worker, wait
 
-from .driver import RESOURCE, DriverError
+from .driver import RESOURCE, DriverError, check_workers
 from .pns import Journal, Node, Problem, Tree
 
 # A job searches on one thread, so it takes one core.
@@ -69,6 +69,7 @@ def solve(
 ) -> dict:
     """Runs jobs on the client's cluster until the root's value is known; returns the
     answer (see `summary`). Jobs already in the journal are not run again."""
+    check_workers(client, JOB_CORES)
     tree = Tree(jobs.problem)
     resumed = journal.replay(tree)
     if resumed:
