@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::game::{self, Game, Outcome};
+use crate::game::{self, Game, MoveBuffer, Outcome};
 use crate::memory;
 use crate::search::{self, openings::Openings};
 use crate::spec::{self, GameSpec};
@@ -38,6 +38,33 @@ pub struct SolveJob<'a> {
     pub checkpoint_every: f64,
     /// Plies of positions whose keeping moves are listed after the value.
     pub openings: Option<u32>,
+    /// Nodes (of all threads together) before giving up, besides the time.
+    pub max_nodes: Option<u64>,
+    /// Print the answer as one JSON line ([`JobReport`]), "unknown" included, instead of
+    /// the two lines for people: the form a program that hands out solves reads.
+    pub json: bool,
+}
+
+/// The answer of `solve --json`, one line a program reads back: the value of the
+/// position after `after` for the side to move there (`to_move`), or "unknown" if the
+/// budget ran out first, with the work spent either way and the moves that lead on from
+/// the position (none once the game is over), so that a caller can split it into its
+/// children without asking again.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct JobReport {
+    pub board: String,
+    pub variant: String,
+    pub after: Vec<String>,
+    /// The side to move at the position, whose value `value` is.
+    pub to_move: String,
+    /// "win", "draw", "loss" (for `to_move`) or "unknown".
+    pub value: String,
+    pub nodes: u64,
+    pub seconds: f64,
+    /// A line that keeps the value; empty when unknown.
+    pub line: Vec<String>,
+    /// The legal moves at the position, in the game's notation.
+    pub moves: Vec<String>,
 }
 
 impl SolveJob<'_> {
@@ -63,6 +90,9 @@ impl SolveJob<'_> {
             root.make(m);
         }
         let mut limits = search::Limits::until(Instant::now() + Duration::from_secs_f64(self.time));
+        if let Some(nodes) = self.max_nodes {
+            limits = limits.with_max_nodes(nodes);
+        }
         let mut interrupted = None;
         if self.checkpoint.is_some() && self.openings.is_some() {
             return Err(
@@ -150,6 +180,26 @@ impl SolveJob<'_> {
                 s.nodes
             ));
         }
+        // Moves alternate (a pass is a move), so the side to move follows from the count.
+        let mover = S::SIDES[self.after.len() % 2];
+        if self.json {
+            let variant = self.variant.unwrap_or(S::VARIANTS[0]).to_ascii_lowercase();
+            let report = JobReport {
+                board: size.to_owned(),
+                variant,
+                after: self.after.to_vec(),
+                to_move: mover.to_owned(),
+                value: s.value.map_or("unknown", outcome_word).to_owned(),
+                nodes: s.nodes,
+                seconds: s.time.as_secs_f64(),
+                line: move_names(&root, &s.line),
+                moves: legal_moves(&root),
+            };
+            print(serde_json::to_string(&report).map_err(|e| e.to_string())?);
+            if s.value.is_none() {
+                return Ok(());
+            }
+        }
         let Some(value) = s.value else {
             let saved = match self.checkpoint {
                 Some(path) => format!("; saved to {}: the same command resumes it", path.display()),
@@ -167,22 +217,28 @@ impl SolveJob<'_> {
                 self.time, s.nodes
             ));
         };
-        // Moves alternate (a pass is a move), so the side to move follows from the count.
-        let (position, mover) = match self.after.len() {
-            0 => (String::new(), S::SIDES[0]),
-            n => (format!(" after {}", self.after.join(" ")), S::SIDES[n % 2]),
-        };
-        print(format!(
-            "{size}{position}: {} for {mover} ({} nodes in {:.3} s)",
-            outcome_word(value),
-            s.nodes,
-            s.time.as_secs_f64()
-        ));
-        print(format!(
-            "line ({} plies): {}",
-            s.line.len(),
-            solution_line(&root, &s.line)
-        ));
+        if !self.json {
+            let position = match self.after.len() {
+                0 => String::new(),
+                _ => format!(" after {}", self.after.join(" ")),
+            };
+            print(format!(
+                "{size}{position}: {} for {mover} ({} nodes in {:.3} s)",
+                outcome_word(value),
+                s.nodes,
+                s.time.as_secs_f64()
+            ));
+            let line = move_names(&root, &s.line);
+            print(format!(
+                "line ({} plies): {}",
+                line.len(),
+                if line.is_empty() {
+                    "-".to_owned()
+                } else {
+                    line.join(" ")
+                }
+            ));
+        }
         if let (Some(plies), Some(table)) = (self.openings, &table) {
             let variant = self.variant.unwrap_or(S::VARIANTS[0]).to_ascii_lowercase();
             let mut book = Openings {
@@ -260,18 +316,27 @@ fn outcome_word(o: Outcome) -> &'static str {
 }
 
 /// The principal line in the game's notation.
-fn solution_line<G: Game>(root: &G, pv: &[G::Move]) -> String {
+fn move_names<G: Game>(root: &G, pv: &[G::Move]) -> Vec<String> {
     let mut b = root.clone();
     let mut words = Vec::new();
     for &m in pv {
         words.push(b.move_name(m));
         b.make(m);
     }
-    if words.is_empty() {
-        "-".to_owned()
-    } else {
-        words.join(" ")
+    words
+}
+
+/// The legal moves at `position` in the game's notation; none once the game is over.
+fn legal_moves<G: Game>(position: &G) -> Vec<String> {
+    if game::result(position).is_some() {
+        return Vec::new();
     }
+    let mut list = G::MoveList::default();
+    position.generate_moves(&mut list);
+    list.as_slice()
+        .iter()
+        .map(|&m| position.move_name(m))
+        .collect()
 }
 
 #[cfg(test)]
@@ -292,6 +357,8 @@ mod tests {
             checkpoint: None,
             checkpoint_every: 600.0,
             openings: None,
+            max_nodes: None,
+            json: false,
         }
     }
 

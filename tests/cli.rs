@@ -147,6 +147,95 @@ fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
 }
 
 #[test]
+fn solve_json_answers_a_job_in_one_line() {
+    let json = |args: &[&str]| {
+        let out = run(args);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(stdout.lines().count(), 1, "{stdout}");
+        serde_json::from_str::<serde_json::Value>(&stdout).unwrap()
+    };
+    // Standard 4x5 is a loss for white; its ten first moves are listed.
+    let start = json(&[
+        "solve",
+        "4x5",
+        "--variant",
+        "standard",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(start["to_move"], "white");
+    assert_eq!(start["value"], "loss");
+    assert_eq!(start["variant"], "standard");
+    let moves = start["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 10, "{start}");
+    assert!(!start["line"].as_array().unwrap().is_empty());
+    // After any first move black is to move and wins: the value is for black.
+    let first = moves[3].as_str().unwrap();
+    let after = json(&[
+        "solve",
+        "4x5",
+        "--variant",
+        "standard",
+        "--after",
+        first,
+        "--json",
+    ]);
+    assert_eq!(after["to_move"], "black");
+    assert_eq!(after["value"], "win");
+    assert_eq!(after["after"], serde_json::json!([first]));
+    // A budget too small: "unknown", no error, and the nodes stop within a step of it.
+    let cut = [
+        "solve",
+        "5x5",
+        "--variant",
+        "standard",
+        "--threads",
+        "1",
+        "--nodes",
+        "20000",
+    ];
+    let unknown = json(&[&cut[..], &["--json"]].concat());
+    assert_eq!(unknown["value"], "unknown");
+    assert!(unknown["line"].as_array().unwrap().is_empty());
+    assert_eq!(unknown["moves"].as_array().unwrap().len(), 13);
+    let nodes = unknown["nodes"].as_u64().unwrap();
+    assert!((20000..20000 + 2 * 4096).contains(&nodes), "{unknown}");
+    // Without --json the same budget is an error that says so.
+    let out = run(&cut);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("was not solved"),
+        "{stderr}"
+    );
+    let out = run(&["solve", "5x5", "--nodes", "0"]);
+    assert!(!out.status.success());
+    // A finished game has no moves: on course 2x4 black is left without one (a draw).
+    let line = [
+        "(move 1 2 2 3)",
+        "(move 1 4 2 3)",
+        "(move 2 2 1 3)",
+        "(move 2 4 1 3)",
+        "(move 1 1 1 2)",
+        "(move 2 3 1 2)",
+        "(move 2 1 1 2)",
+    ];
+    let mut args = vec!["solve", "2x4", "--json"];
+    for m in line {
+        args.extend(["--after", m]);
+    }
+    let over = json(&args);
+    assert_eq!(over["moves"], serde_json::json!([]));
+    assert_eq!(over["to_move"], "black");
+    assert_eq!(over["value"], "draw");
+}
+
+#[test]
 fn solve_after_moves_solves_the_position_they_reach() {
     // Course 5x5: white's (move 2 2 2 3) loses; black then wins.
     let out = run(&["solve", "5x5", "--after", "(move 2 2 2 3)"]);

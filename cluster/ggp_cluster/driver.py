@@ -92,20 +92,18 @@ def play_game(binary: str, args: list[str], game: int, cwd: str) -> dict:
 
 
 def local_cluster(
-    workers: int = 1, cores_per_worker: int | None = None, player_threads: int = 1
+    workers: int = 1, cores_per_worker: int | None = None, task_cores: int = 2
 ) -> LocalCluster:
     """Worker processes on this machine sharing its cores; each gets at least the cores
-    one game needs."""
-    need = 2 * player_threads
-    cores = cores_per_worker or max(need, (os.cpu_count() or 1) // workers)
-    if cores < need:
+    one task needs (a game: two players' threads; a solve job: one)."""
+    cores = cores_per_worker or max(task_cores, (os.cpu_count() or 1) // workers)
+    if cores < task_cores:
         raise DriverError(
-            f"a game takes {need} cores (two players of {player_threads} threads): "
-            f"--cores-per-worker {cores} is too few"
+            f"a task takes {task_cores} cores: --cores-per-worker {cores} is too few"
         )
     return LocalCluster(
         n_workers=workers,
-        threads_per_worker=games_at_once(cores, player_threads),
+        threads_per_worker=cores // task_cores,
         processes=True,
         resources={RESOURCE: cores},
         dashboard_address=None,
@@ -114,12 +112,13 @@ def local_cluster(
 
 
 def check_workers(client: Client, need: int) -> None:
-    """Refuses a cluster whose workers, if it has any yet, cannot play a single game."""
+    """Refuses a cluster whose workers, if it has any yet, cannot run a single task of
+    `need` cores (a game, a solve job)."""
     workers = client.scheduler_info(n_workers=-1)["workers"]
     fit = [w for w in workers.values() if w.get("resources", {}).get(RESOURCE, 0) >= need]
     if workers and not fit:
         raise DriverError(
-            f"no worker offers the {need} cores a game takes: start each worker with "
+            f"no worker offers the {need} cores a task takes: start each worker with "
             f"--resources {RESOURCE}=N, N being its cores (see docs/cluster.md)"
         )
 

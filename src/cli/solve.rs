@@ -16,6 +16,16 @@ pub struct SolveArgs {
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
     pub time: f64,
+    /// Also give up after this many nodes (all threads together, counted in steps of
+    /// 4096): a budget that, on one thread, stops at the same place at any load.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Print the answer as one line of JSON: the board, variant, moves (--after), the
+    /// side to move, its value (win, draw, loss or, when --time or --nodes ran out first,
+    /// unknown, which is then no error), nodes, seconds, a line that keeps the value, and
+    /// the legal moves at the position.
+    #[arg(long)]
+    pub json: bool,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
     pub hash_mb: usize,
@@ -62,6 +72,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         checkpoint: args.checkpoint.as_deref(),
         checkpoint_every: args.checkpoint_every,
         openings: args.openings,
+        max_nodes: args.nodes,
+        json: args.json,
     };
     games::dispatch(&args.game.game, Solve(job))?.map_err(anyhow::Error::msg)
 }

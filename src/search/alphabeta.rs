@@ -367,7 +367,7 @@ fn run_thread<G: Game, E: Evaluator<G> + ?Sized>(
     let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
     let mut depth = 1 + (id as u32 & 1);
     while depth <= max_depth {
-        let spent = limits.max_nodes.is_some_and(|n| s.nodes >= n);
+        let spent = limits.nodes_spent(s.nodes);
         if shared.done.load(Ordering::Relaxed)
             || (depth > 1 && (spent || !limits.may_start_iteration()))
         {
@@ -662,11 +662,7 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Searcher<'_, G, E> {
     fn must_stop(&self) -> bool {
         self.shared.done.load(Ordering::Relaxed)
             || self.shared.limits.must_abort()
-            || self
-                .shared
-                .limits
-                .max_nodes
-                .is_some_and(|n| self.nodes >= n)
+            || self.shared.limits.nodes_spent(self.nodes)
     }
 
     /// The value of the current position searched `depth` plies deep, within `(alpha, beta)`

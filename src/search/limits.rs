@@ -28,7 +28,7 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
     /// Abort once a thread has searched this many nodes: on one thread, the same search
     /// and the same move on any machine at any load (repeatable play), the deadlines then
-    /// only a safety net.
+    /// only a safety net. The solvers count the nodes of all their threads together.
     pub max_nodes: Option<u64>,
     /// The most threads the search may run on, whatever it was configured with: its
     /// share of the cores when several searches run at once.
@@ -105,6 +105,11 @@ impl Limits {
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
             || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether `nodes` nodes use up the budget of [`Limits::max_nodes`].
+    pub(super) fn nodes_spent(&self, nodes: u64) -> bool {
+        self.max_nodes.is_some_and(|n| nodes >= n)
     }
 
     pub(super) fn may_start_iteration(&self) -> bool {

@@ -523,8 +523,12 @@ impl<'a, G: Game> Solver<'a, G> {
     fn node(&mut self, alpha: i32, beta: i32) -> (i32, bool) {
         self.nodes += 1;
         if self.nodes & (CHECK_EVERY - 1) == 0 {
-            self.shared.nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
-            if self.shared.stop.load(Ordering::Relaxed) || self.shared.limits.must_abort() {
+            let total = self.shared.nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+            let limits = self.shared.limits;
+            if self.shared.stop.load(Ordering::Relaxed)
+                || limits.must_abort()
+                || limits.nodes_spent(total)
+            {
                 self.aborted = true;
             }
         }

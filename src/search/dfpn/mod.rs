@@ -260,8 +260,8 @@ impl<'s, 'c, G: Game> Search<'s, 'c, G> {
             return;
         }
         let shared = self.shared;
-        shared.nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
-        if shared.limits.must_abort() {
+        let total = shared.nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+        if shared.limits.must_abort() || shared.limits.nodes_spent(total) {
             shared.stop.store(true, Ordering::Relaxed);
         }
         if shared.stop.load(Ordering::Relaxed) {
