@@ -55,6 +55,9 @@ pub struct AgentConfig {
     pub iterations: Option<u64>,
     /// The minimax agent's depth in plies ([`DEFAULT_MINIMAX_DEPTH`] if `None`).
     pub depth: Option<u32>,
+    /// What answers the rules of a game no engine recognises: the propositional network
+    /// where it can be built (the default), or the reasoner.
+    pub gdl_engine: crate::gdl::Engine,
 }
 
 impl Default for AgentConfig {
@@ -67,6 +70,7 @@ impl Default for AgentConfig {
             hash_mb: DEFAULT_HASH_MB,
             iterations: None,
             depth: None,
+            gdl_engine: crate::gdl::Engine::Auto,
         }
     }
 }

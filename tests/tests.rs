@@ -1,6 +1,7 @@
 //! One integration-test binary (links once), a module per area.
 
 mod ataxx;
+mod classic;
 mod cli;
 mod common;
 mod controller;
@@ -17,6 +18,7 @@ mod loa6;
 mod mcts;
 mod port;
 mod properties;
+mod propnet;
 mod referee;
 mod scrambled;
 mod search;

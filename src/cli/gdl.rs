@@ -1,10 +1,13 @@
-//! `gdl print` and `gdl check`.
+//! `gdl print`, `gdl check`, `gdl compare` and `gdl bench`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::Context;
 use ggp_player::games;
-use ggp_player::gdl::Gdl;
+use ggp_player::gdl::{Engine, Gdl, playouts_in};
+use ggp_player::rng::seeded;
+use ggp_player::sexpr::Sexpr;
 use ggp_player::spec::{self, GameSpec, Tool};
 
 use super::GameArgs;
@@ -15,7 +18,13 @@ pub fn run(command: GdlCommand) -> anyhow::Result<()> {
             let name = game.game.clone();
             games::dispatch(&name, PrintGdl { size, game })?
         }
-        GdlCommand::Check { file } => check_gdl(&file),
+        GdlCommand::Check { file, engine } => check_gdl(&file, engine),
+        GdlCommand::Compare { file, games, seed } => compare(&file, games, seed),
+        GdlCommand::Bench {
+            file,
+            seconds,
+            rounds,
+        } => bench(&file, seconds, rounds),
     }
 }
 
@@ -29,11 +38,40 @@ pub enum GdlCommand {
         #[command(flatten)]
         game: GameArgs,
     },
-    /// Read a GDL file with the reasoner: print its roles, the initial state's size, the
-    /// legal moves there, and the result of one random game.
+    /// Read a GDL file: print which model answers (the propositional network, or the
+    /// reasoner and why), its roles, the initial state's size, the legal moves there,
+    /// and the result of one random game.
     Check {
         /// The GDL (KIF) file.
         file: PathBuf,
+        /// The model that answers: auto (the network if it can be built), reasoner or
+        /// propnet.
+        #[arg(long, value_enum, default_value_t = Engine::Auto)]
+        engine: Engine,
+    },
+    /// Play random games answered by both the propositional network and the reasoner,
+    /// and stop at the first query on which they differ.
+    Compare {
+        /// The GDL (KIF) file.
+        file: PathBuf,
+        /// Random games to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Seed of the random moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Random playouts per second from the initial state, by the reasoner and by the
+    /// propositional network, measured in alternate rounds.
+    Bench {
+        /// The GDL (KIF) file.
+        file: PathBuf,
+        /// Seconds of playouts per model in each round.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+        /// Rounds (each model once per round); the medians are reported.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
     },
 }
 
@@ -57,10 +95,27 @@ impl Tool for PrintGdl {
     }
 }
 
-fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
+/// The rules of `file`, compiled and answered by `engine`.
+fn compile(file: &Path, engine: Engine) -> anyhow::Result<(Gdl, Vec<Sexpr>)> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let gdl = Gdl::parse(&text).with_context(|| format!("{} is not valid GDL", file.display()))?;
+    let invalid = || format!("{} is not valid GDL", file.display());
+    let rules = Sexpr::parse_all(&text).with_context(invalid)?;
+    let mut gdl = Gdl::from_sexprs(&rules).with_context(invalid)?;
+    let fallback = gdl
+        .use_engine(&rules, engine)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("no propositional network for {}", file.display()))?;
+    match (fallback, gdl.propnet_size()) {
+        (Some(why), _) => println!("model: reasoner (no propositional network: {why})"),
+        (None, Some(size)) => println!("model: propositional network ({size})"),
+        (None, None) => println!("model: reasoner"),
+    }
+    Ok((gdl, rules))
+}
+
+fn check_gdl(file: &Path, engine: Engine) -> anyhow::Result<()> {
+    let (gdl, _) = compile(file, engine)?;
     let roles = gdl.role_names();
     let state = gdl.initial_state();
     println!("roles: {}", roles.join(" "));
@@ -82,4 +137,60 @@ fn check_gdl(file: &std::path::Path) -> anyhow::Result<()> {
         goals.join(" ")
     );
     Ok(())
+}
+
+fn compare(file: &Path, games: usize, seed: u64) -> anyhow::Result<()> {
+    let (gdl, _) = compile(file, Engine::Propnet)?;
+    let done = gdl
+        .compare_with_reasoner(games, &mut seeded(Some(seed)))
+        .map_err(anyhow::Error::msg)?;
+    println!(
+        "the models agree on {} states of {} random games ({} reached a terminal state)",
+        done.states, done.games, done.terminal
+    );
+    Ok(())
+}
+
+fn bench(file: &Path, seconds: f64, rounds: usize) -> anyhow::Result<()> {
+    if !(seconds > 0.0 && seconds <= 3600.0) || rounds == 0 {
+        anyhow::bail!("--seconds must be in (0, 3600] and --rounds at least 1");
+    }
+    let (gdl, _) = compile(file, Engine::Auto)?;
+    let mut models = vec![("reasoner", gdl.reasoner_only())];
+    if gdl.engine_name() == "propnet" {
+        models.push(("propnet", gdl));
+    }
+    let time = Duration::from_secs_f64(seconds);
+    let mut rates: Vec<Vec<f64>> = vec![Vec::new(); models.len()];
+    let mut rng = seeded(Some(1));
+    for round in 1..=rounds {
+        let mut line = format!("round {round}:");
+        for ((name, model), rates) in models.iter().zip(&mut rates) {
+            let (n, took) = playouts_in(model, time, &mut rng);
+            let rate = n as f64 / took.as_secs_f64();
+            rates.push(rate);
+            line += &format!(" {name} {rate:.0}/s");
+        }
+        println!("{line}");
+    }
+    let medians: Vec<f64> = rates.iter_mut().map(|r| median(r)).collect();
+    let mut line = String::from("median playouts/s:");
+    for ((name, _), m) in models.iter().zip(&medians) {
+        line += &format!(" {name} {m:.0}");
+    }
+    if let [reasoner, propnet] = medians[..] {
+        line += &format!(" (propnet/reasoner {:.1}x)", propnet / reasoner.max(1e-9));
+    }
+    println!("{line}");
+    Ok(())
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use ggp_player::agent::{AgentConfig, AgentKind};
 use ggp_player::games;
+use ggp_player::gdl::Engine;
 use ggp_player::memory;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::handler::DEFAULT_MAX_MATCHES;
@@ -39,6 +40,11 @@ pub struct ServeArgs {
     /// Seed of the random agent and of Monte-Carlo tree search, for reproducible games.
     #[arg(long)]
     seed: Option<u64>,
+    /// What answers the rules of a game no engine of ours recognises: auto (the
+    /// propositional network where it can be built, else the reasoner), reasoner, or
+    /// propnet (refuse a match whose network cannot be built).
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
+    gdl_engine: Engine,
     /// Threads of each search, sharing one transposition table (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
@@ -77,6 +83,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             eval: args.eval,
             seed: args.seed,
             hash_mb: args.hash_mb,
+            gdl_engine: args.gdl_engine,
             ..AgentConfig::default()
         },
         margin: Duration::from_millis(args.margin_ms),

@@ -25,6 +25,8 @@ pub enum GdlError {
     Syntax(#[from] ParseError),
     #[error("in {rule}: the head of a rule must be a relation, not the variable {var}")]
     VariableHead { rule: String, var: String },
+    #[error("no propositional network: {0}")]
+    Propnet(String),
     #[error("in {rule}: '{name}' is a GDL keyword and cannot be defined by a rule")]
     ReservedHead { rule: String, name: String },
     #[error("in {rule}: expected a literal, found the variable {var}")]

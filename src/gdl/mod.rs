@@ -20,25 +20,49 @@
 //! The reasoner knows no game; each game's own rules, where it has them, are written by
 //! its folder under `src/games/`.
 
+mod compare;
 mod error;
 mod eval;
 mod hash;
 mod plan;
+mod propnet;
 mod prover;
 mod random;
 mod rules;
+mod speed;
 mod strata;
 mod table;
 mod term;
 
+pub use compare::{Compared, MAX_COMPARED_STEPS};
 pub use error::GdlError;
+pub use propnet::PlayoutEnd;
 pub use random::RandomGame;
+pub use speed::playouts_in;
 pub use term::Term;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use propnet::Propnet;
 use prover::{Program, Query};
 use term::{MAX_TERM_DEPTH, Shape, TermId};
 
+use crate::rng::Rng;
 use crate::sexpr::Sexpr;
+
+/// Which model answers a [`Gdl`]'s queries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// The propositional network where the rules can be grounded within its size
+    /// bound, else the reasoner.
+    #[default]
+    Auto,
+    /// The bottom-up reasoner alone.
+    Reasoner,
+    /// The propositional network, or an error if it cannot be built.
+    Propnet,
+}
 
 /// A game state: the set of fluents that are true, kept sorted and free of duplicates.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,9 +107,41 @@ pub struct Analysis {
     pub goals: Vec<Option<u32>>,
 }
 
+/// A role's goal from the values the rules give it in one state (`None` for a value
+/// that is not a whole number): the highest whole number. More than one is logged, once
+/// per game (`logged`).
+pub(crate) fn highest_goal(
+    values: impl Iterator<Item = Option<u32>>,
+    logged: &AtomicBool,
+) -> Option<u32> {
+    let mut numbers: Vec<u32> = values.flatten().collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    if numbers.len() > 1 && !logged.swap(true, Ordering::Relaxed) {
+        tracing::warn!(
+            "the rules give a role several goal values in one state ({numbers:?}); the highest counts"
+        );
+    }
+    numbers.last().copied()
+}
+
+/// How long a random playout may go on: `max_steps` joint moves at most, and only
+/// while `stop`, asked before every step, says no.
+pub struct PlayoutLimit<'a> {
+    pub max_steps: usize,
+    pub stop: &'a mut dyn FnMut() -> bool,
+}
+
 /// A compiled game description.
+///
+/// Its queries are answered by the reasoner, or by the propositional network when one
+/// was built ([`Gdl::use_engine`]); the two give the same answers.
+#[derive(Clone)]
 pub struct Gdl {
-    prog: Program,
+    prog: Arc<Program>,
+    propnet: Option<Arc<Propnet>>,
+    /// Whether a state giving a role several goal values was logged already.
+    several_goals: Arc<AtomicBool>,
     roles: Vec<Term>,
     role_ids: Vec<TermId>,
     initial: State,
@@ -116,7 +172,9 @@ impl Gdl {
                 .map(|row| Term::known(row[0])),
         );
         Ok(Gdl {
-            prog,
+            prog: Arc::new(prog),
+            propnet: None,
+            several_goals: Arc::default(),
             roles,
             role_ids,
             initial,
@@ -126,6 +184,109 @@ impl Gdl {
     /// Compiles the text of a whole `.gdl` / `.kif` file.
     pub fn parse(text: &str) -> Result<Gdl, GdlError> {
         Gdl::from_sexprs(&Sexpr::parse_all(text)?)
+    }
+
+    /// [`Gdl::parse`], then [`Gdl::use_engine`]: an error if `engine` is
+    /// [`Engine::Propnet`] and the network cannot be built.
+    pub fn parse_with(text: &str, engine: Engine) -> Result<Gdl, GdlError> {
+        let rules = Sexpr::parse_all(text)?;
+        let mut gdl = Gdl::from_sexprs(&rules)?;
+        gdl.use_engine(&rules, engine).map_err(GdlError::Propnet)?;
+        Ok(gdl)
+    }
+
+    /// Chooses the model that answers the queries; `rules` are the ones this `Gdl` was
+    /// compiled from. With [`Engine::Auto`], a network that cannot be built leaves the
+    /// reasoner in charge and the reason is returned as `Ok(Some(why))`; with
+    /// [`Engine::Propnet`] it is an error.
+    pub fn use_engine(
+        &mut self,
+        rules: &[Sexpr],
+        engine: Engine,
+    ) -> Result<Option<String>, String> {
+        self.propnet = None;
+        if engine == Engine::Reasoner {
+            return Ok(None);
+        }
+        match Propnet::build(rules, &self.prog, &self.roles) {
+            // A last check of the grounding: it must start where the reasoner does.
+            Ok(net) if net.initial_state() != self.initial => {
+                let why = "its initial state differs from the reasoner's".to_string();
+                if engine == Engine::Auto {
+                    Ok(Some(why))
+                } else {
+                    Err(why)
+                }
+            }
+            Ok(net) => {
+                self.propnet = Some(Arc::new(net));
+                Ok(None)
+            }
+            Err(why) if engine == Engine::Auto => Ok(Some(why)),
+            Err(why) => Err(why),
+        }
+    }
+
+    /// What answers the queries: `"propnet"` or `"reasoner"`.
+    pub fn engine_name(&self) -> &'static str {
+        if self.propnet.is_some() {
+            "propnet"
+        } else {
+            "reasoner"
+        }
+    }
+
+    /// The network's size (for the log), if there is one.
+    pub fn propnet_size(&self) -> Option<String> {
+        self.propnet.as_ref().map(|p| p.describe())
+    }
+
+    /// The same game answered by the reasoner alone (sharing its compiled rules, so
+    /// that terms and states of one are terms and states of the other).
+    pub fn reasoner_only(&self) -> Gdl {
+        Gdl {
+            propnet: None,
+            ..self.clone()
+        }
+    }
+
+    /// Uniformly random joint moves from `state` until the game ends (terminal, or a
+    /// role without legal moves) or the `limit`'s steps are played; `None` if its `stop`
+    /// ended the playout first.
+    pub fn playout(
+        &self,
+        state: &State,
+        rng: &mut Rng,
+        mut limit: PlayoutLimit,
+    ) -> Option<PlayoutEnd> {
+        if let Some(net) = &self.propnet
+            && let Some(end) = net.playout(state, rng, &mut limit)
+        {
+            return end;
+        }
+        let mut state = state.clone();
+        for _ in 0..limit.max_steps {
+            if (limit.stop)() {
+                return None;
+            }
+            let a = self.analyse(&state);
+            if a.terminal || a.legal.iter().any(Vec::is_empty) {
+                return Some(PlayoutEnd {
+                    goals: a.goals,
+                    finished: true,
+                });
+            }
+            let joint: Vec<Term> = a
+                .legal
+                .iter()
+                .map(|moves| moves[rand::RngExt::random_range(rng, 0..moves.len())].clone())
+                .collect();
+            state = self.next_state(&state, &joint);
+        }
+        Some(PlayoutEnd {
+            goals: self.goals(&state),
+            finished: false,
+        })
     }
 
     /// The roles, in the order of the `(role …)` facts (the order of joint moves).
@@ -154,12 +315,18 @@ impl Gdl {
         let Some(&rid) = self.role_ids.get(role) else {
             return Vec::new();
         };
+        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+            return a.legal.into_iter().nth(role).unwrap_or_default();
+        }
         let ev = self.prog.evaluate(Query::Legal, &state.fluents, &[]);
         self.moves_of(&ev, rid)
     }
 
     /// The legal moves of every role, in role order.
     pub fn all_legal_moves(&self, state: &State) -> Vec<Vec<Term>> {
+        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+            return a.legal;
+        }
         let ev = self.prog.evaluate(Query::Legal, &state.fluents, &[]);
         self.role_ids
             .iter()
@@ -181,6 +348,13 @@ impl Gdl {
     /// The state after the joint move `joint` (one move per role, in role order). The
     /// moves are not checked for legality; use [`Gdl::legal_moves`] for that.
     pub fn next_state(&self, state: &State, joint: &[Term]) -> State {
+        if let Some(next) = self
+            .propnet
+            .as_ref()
+            .and_then(|p| p.next_state(state, joint))
+        {
+            return next;
+        }
         let does: Vec<(TermId, &Term)> = self.role_ids.iter().copied().zip(joint).collect();
         let ev = self.prog.evaluate(Query::Next, &state.fluents, &does);
         State::from_fluents(
@@ -191,13 +365,20 @@ impl Gdl {
     }
 
     pub fn is_terminal(&self, state: &State) -> bool {
+        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+            return a.terminal;
+        }
         let ev = self.prog.evaluate(Query::Terminal, &state.fluents, &[]);
         ev.table(self.prog.kw.terminal).len() > 0
     }
 
-    /// Per role: its goal value in `state`, or `None` unless the rules give exactly one
-    /// value and it is a whole number.
+    /// Per role: its goal value in `state`, `None` where the rules give no whole number.
+    /// Rules that give a role several values in one state are faulty; the highest counts
+    /// (as in other GGP systems), and the first such state is logged.
     pub fn goals(&self, state: &State) -> Vec<Option<u32>> {
+        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+            return a.goals;
+        }
         let ev = self.prog.evaluate(Query::Goal, &state.fluents, &[]);
         self.goals_of(&ev)
     }
@@ -207,11 +388,11 @@ impl Gdl {
         self.role_ids
             .iter()
             .map(|&r| {
-                let mut values = goal.iter().filter(|row| row[0] == r).map(|row| row[1]);
-                match (values.next(), values.next()) {
-                    (Some(v), None) => ev.number(v),
-                    _ => None,
-                }
+                let values = goal
+                    .iter()
+                    .filter(|row| row[0] == r)
+                    .map(|row| ev.number(row[1]));
+                highest_goal(values, &self.several_goals)
             })
             .collect()
     }
@@ -219,6 +400,9 @@ impl Gdl {
     /// Terminal, legal moves and goals of `state` in one evaluation (cheaper than asking
     /// for each separately).
     pub fn analyse(&self, state: &State) -> Analysis {
+        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+            return a;
+        }
         let ev = self.prog.evaluate(Query::All, &state.fluents, &[]);
         Analysis {
             terminal: ev.table(self.prog.kw.terminal).len() > 0,

@@ -15,7 +15,7 @@ use super::error::GdlError;
 use super::eval::{MAX_FACTS, MAX_STEPS, Overflow, Scratch, Stratum, Tables, eval_stratum};
 use super::hash::FastMap;
 use super::plan::{Pat, Registry, RelId, SizeEstimate, compile};
-use super::rules::{Literal, RAtom, parse_rules};
+use super::rules::{Literal, RAtom, Rule, parse_rules};
 use super::strata::components;
 use super::table::Table;
 use super::term::{
@@ -131,7 +131,12 @@ impl Program {
     pub fn compile(items: &[Sexpr]) -> Result<Program, GdlError> {
         let mut symbols = Symbols::default();
         let rules = parse_rules(items, &mut symbols)?;
+        Program::from_rules(&rules, symbols)
+    }
 
+    /// Compiles rules already read (the propositional network compiles a relaxed copy
+    /// of the game's rules this way).
+    pub fn from_rules(rules: &[Rule], mut symbols: Symbols) -> Result<Program, GdlError> {
         // Number the relations: (name, arity).
         let mut ids: FastMap<(SymId, usize), RelId> = FastMap::default();
         let mut names = Vec::new();
@@ -159,7 +164,7 @@ impl Program {
             |a: &RAtom, rel: &mut dyn FnMut(SymId, usize) -> RelId| rel(a.pred, a.args.len());
         let mut head_rel = Vec::with_capacity(rules.len());
         let mut body_rels: Vec<Vec<(RelId, bool)>> = Vec::with_capacity(rules.len());
-        for r in &rules {
+        for r in rules {
             head_rel.push(atom_rel(&r.head, &mut rel));
             let mut body = Vec::new();
             for lit in &r.body {
@@ -414,6 +419,13 @@ impl Program {
             fixed,
             pool: Mutex::new(Vec::new()),
         })
+    }
+
+    /// The relation `pred` of `arity` arguments, if the rules name it.
+    pub fn relation(&self, pred: SymId, arity: usize) -> Option<RelId> {
+        (0..self.names.len())
+            .find(|&r| self.names[r] == pred && self.arity[r] == arity)
+            .map(|r| r as RelId)
     }
 
     /// The facts of a fixed relation.

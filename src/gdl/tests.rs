@@ -160,12 +160,28 @@ fn zero_arity_relations() {
         s = g.next_state(&s, std::slice::from_ref(&tick));
     }
     // A terminal fact makes every state terminal.
-    let always = gdl("(role r) terminal (goal r 7) (goal r 8)");
+    let always = gdl("(role r) terminal (goal r 7) (goal r 8) (goal r high)");
     assert!(always.is_terminal(&State::default()));
     assert_eq!(
         always.goals(&State::default()),
+        vec![Some(8)],
+        "two goal values: the highest counts"
+    );
+    let net = Gdl::parse_with(
+        "(role r) (init on) (<= terminal (true on)) (goal r 7) (<= (goal r 8) (true on))",
+        Engine::Propnet,
+    )
+    .unwrap();
+    assert_eq!(net.engine_name(), "propnet");
+    let on = net.initial_state();
+    assert_eq!(net.goals(&on), vec![Some(8)], "the network agrees");
+    assert_eq!(net.reasoner_only().goals(&on), vec![Some(8)]);
+    assert_eq!(net.goals(&State::default()), vec![Some(7)]);
+    let words = gdl("(role r) terminal (goal r high)");
+    assert_eq!(
+        words.goals(&State::default()),
         vec![None],
-        "two goal values"
+        "no whole number"
     );
 }
 

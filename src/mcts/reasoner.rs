@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use super::{Expansion, MAX_PLAYOUT_STEPS, Model, Timer, random_joint};
-use crate::gdl::{Gdl, State, Term};
+use super::{Expansion, MAX_PLAYOUT_STEPS, Model, Timer};
+use crate::gdl::{Gdl, PlayoutLimit, State, Term};
 use crate::rng::Rng;
 
 impl Model for Arc<Gdl> {
@@ -28,21 +28,16 @@ impl Model for Arc<Gdl> {
     }
 
     /// A playout cut at [`MAX_PLAYOUT_STEPS`] scores the goals of the state it reached, a
-    /// missing goal as 0.5.
-    fn playout(&self, mut state: State, rng: &mut Rng, timer: &mut Timer) -> Option<Vec<f64>> {
-        for _ in 0..MAX_PLAYOUT_STEPS {
-            if timer.expired() {
-                return None;
-            }
-            let a = self.analyse(&state);
-            if a.terminal || a.legal.iter().any(Vec::is_empty) {
-                return Some(rewards(&a.goals, None));
-            }
-            let joint = random_joint(&a.legal, rng);
-            state = self.next_state(&state, &joint);
-        }
-        let goals = self.goals(&state);
-        Some(rewards(&goals, Some(0.5)))
+    /// missing goal as 0.5. The propositional network, where the game has one, plays it
+    /// without leaving its bit sets.
+    fn playout(&self, state: State, rng: &mut Rng, timer: &mut Timer) -> Option<Vec<f64>> {
+        let limit = PlayoutLimit {
+            max_steps: MAX_PLAYOUT_STEPS,
+            stop: &mut || timer.expired(),
+        };
+        let end = Gdl::playout(self, &state, rng, limit)?;
+        let missing = (!end.finished).then_some(0.5);
+        Some(rewards(&end.goals, missing))
     }
 
     fn same(&self, a: &State, b: &State) -> bool {

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tracing::{debug, info};
+use tracing::{debug, info, warn};
 
 use super::engine::EngineSession;
 use super::general::GeneralSession;
@@ -37,7 +37,20 @@ pub fn open(
     if let Some(engine) = games::first(ask) {
         return engine;
     }
-    let gdl = compiled?;
+    let mut gdl = compiled?;
+    match gdl.use_engine(rules, agent.gdl_engine) {
+        Ok(None) => match gdl.propnet_size() {
+            Some(size) => info!(match_id, "playing by the propositional network ({size})"),
+            None => info!(match_id, "playing by the reasoner"),
+        },
+        Ok(Some(why)) => {
+            warn!(
+                match_id,
+                "no propositional network ({why}): playing by the reasoner"
+            )
+        }
+        Err(why) => return Err(GdlError::Propnet(why).into()),
+    }
     Ok(Box::new(
         GeneralSession::new(match_id, role, gdl, play_clock, agent)?.with_rules_layout(rules),
     ))

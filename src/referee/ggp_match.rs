@@ -21,7 +21,7 @@ use super::ggp::{Clocks, classify, exchange_all, fault, log_faults, start_all, s
 use super::play_clock::PlayClock;
 use super::record::{FaultKind, MatchRecord};
 use crate::game::{self, Game, Outcome};
-use crate::gdl::Gdl;
+use crate::gdl::{self, Gdl};
 use crate::sexpr::Sexpr;
 use crate::spec::ggp::GgpRules;
 use crate::spec::{self, GameSpec};
@@ -160,8 +160,14 @@ impl GgpGame {
     }
 }
 
+/// The rules as the referee checks them: by the propositional network where it can be
+/// built, else by the reasoner (the log says why).
 fn compile(rules: &[Sexpr]) -> Result<Gdl, String> {
-    Gdl::from_sexprs(rules).map_err(|e| e.to_string())
+    let mut gdl = Gdl::from_sexprs(rules).map_err(|e| e.to_string())?;
+    if let Ok(Some(why)) = gdl.use_engine(rules, gdl::Engine::Auto) {
+        tracing::warn!("no propositional network ({why}): the reasoner checks the moves");
+    }
+    Ok(gdl)
 }
 
 type Played<'a> = Pin<Box<dyn Future<Output = MatchRecord> + Send + 'a>>;

@@ -1,0 +1,361 @@
+//! The propositional network: the game's rules compiled, for one match, into a circuit
+//! of and/or/not gates over the propositions of its ground atoms.
+//!
+//! - [`ground`] instantiates the rules over the domains the reasoner computes for a
+//!   relaxed copy of them;
+//! - [`build`] makes the circuit: *base* propositions (the fluents of the state),
+//!   *inputs* (the moves played), and gates for every derived atom, among them the
+//!   `legal`, `next`, `goal` and `terminal` outputs;
+//! - [`optimise`] folds constants, shares identical gates and drops what no output needs;
+//! - [`eval`] sweeps the gates in order over flat arrays.
+//!
+//! A state is a bit set over the base propositions. A query answers for the same state
+//! exactly what the reasoner answers (the tests check it on every game the project has);
+//! a state or move the network does not know (a fluent no reachable state can hold) is
+//! left to the reasoner by the caller. When grounding would be too large, [`Propnet::build`]
+//! says why and the game is played by the reasoner alone.
+
+mod build;
+mod eval;
+mod ground;
+mod optimise;
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+
+use rand::RngExt;
+
+use super::prover::Program;
+use super::rules::parse_rules;
+use super::term::{Store, Term, TermId, TermTable};
+use super::{Analysis, PlayoutLimit, State, highest_goal};
+use crate::rng::Rng;
+use crate::sexpr::Sexpr;
+use eval::{Cone, Net};
+
+/// How a random playout ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayoutEnd {
+    /// Each role's goal where it ended (see [`super::Gdl::goals`]).
+    pub goals: Vec<Option<u32>>,
+    /// Whether the game ended (terminal, or a role had no legal move), rather than being
+    /// cut after the most steps asked for.
+    pub finished: bool,
+}
+
+/// One role's move: the move, its input proposition, its `legal` proposition.
+struct Move {
+    term: Term,
+    input: u32,
+    legal: u32,
+}
+
+pub(crate) struct Propnet {
+    net: Net,
+    /// The fluents, by base index, in the order of [`Term`] (so states come out sorted).
+    fluents: Vec<Term>,
+    fluent_index: HashMap<Term, u32>,
+    /// Per role: its moves, in the order of [`Term`].
+    moves: Vec<Vec<Move>>,
+    move_index: Vec<HashMap<Term, u32>>,
+    /// Per role: (value, proposition) of its goals.
+    goals: Vec<Vec<(Option<u32>, u32)>>,
+    terminal: u32,
+    /// Per fluent: the proposition `next(fluent)`.
+    next: Vec<u32>,
+    initial: Vec<u64>,
+    /// The gates of `legal`, `goal` and `terminal`; of `next`; of `next` without those
+    /// of the first (for a state whose first cone is already swept).
+    analysis: Cone,
+    successor: Cone,
+    successor_after: Cone,
+    /// Value arrays of finished queries, so that a query need not allocate.
+    pool: Mutex<Vec<Vec<bool>>>,
+    /// Whether a state giving a role several goal values was logged already.
+    several_goals: AtomicBool,
+}
+
+/// The public form of a grounding term, as the game's own reasoner spells it.
+fn public(relaxed: &TermTable, real: &TermTable, id: TermId) -> Term {
+    let (f, args) = relaxed.node(id);
+    if args.is_empty() {
+        return Term::known(f);
+    }
+    let kids: Vec<Term> = args.iter().map(|&a| public(relaxed, real, a)).collect();
+    let ids: Option<Vec<TermId>> = kids.iter().map(Term::known_id).collect();
+    match ids.and_then(|ids| real.find(f, &ids)) {
+        Some(id) => Term::known(id),
+        None => Term::compound(f, kids),
+    }
+}
+
+const FIRST_BASE: usize = 2;
+
+impl Propnet {
+    /// The network of `rules`, whose reasoner is `prog` with roles `roles`; an error
+    /// saying why when the rules cannot be grounded within the size bound.
+    pub fn build(rules: &[Sexpr], prog: &Program, roles: &[Term]) -> Result<Propnet, String> {
+        let mut symbols = prog.symbols.clone();
+        let parsed = parse_rules(rules, &mut symbols).map_err(|e| e.to_string())?;
+        let mut g = ground::ground(parsed, symbols)?;
+        let real = &prog.terms;
+        let mut fluents: Vec<(Term, TermId)> = g
+            .fluents
+            .iter()
+            .map(|&f| (public(&g.terms, real, f), f))
+            .collect();
+        fluents.sort_unstable();
+        g.fluents = fluents.iter().map(|&(_, f)| f).collect();
+        let fluents: Vec<Term> = fluents.into_iter().map(|(t, _)| t).collect();
+        let role_of = |g: &ground::Grounding, r: TermId| {
+            let t = public(&g.terms, real, r);
+            roles.iter().position(|x| *x == t)
+        };
+        let move_roles: Vec<Option<usize>> = g.moves.iter().map(|&(r, _)| role_of(&g, r)).collect();
+        let move_terms: Vec<Term> = g
+            .moves
+            .iter()
+            .map(|&(_, m)| public(&g.terms, real, m))
+            .collect();
+        let goal_of: Vec<(Option<usize>, Option<u32>)> = g
+            .goals
+            .iter()
+            .map(|&(r, v)| {
+                let (f, args) = g.terms.node(v);
+                let value = if args.is_empty() && (f as usize) < prog.symbols.len() {
+                    prog.symbols.name(f).parse().ok()
+                } else {
+                    None
+                };
+                (role_of(&g, r), value)
+            })
+            .collect();
+
+        let circuit = build::build(g);
+        let folded = optimise::optimise(circuit)?;
+        let net = Net::new(&folded.gates, folded.cycles);
+
+        let mut moves: Vec<Vec<Move>> = (0..roles.len()).map(|_| Vec::new()).collect();
+        for (i, (role, term)) in move_roles.into_iter().zip(move_terms).enumerate() {
+            if let Some(r) = role {
+                moves[r].push(Move {
+                    term,
+                    input: (FIRST_BASE + fluents.len() + i) as u32,
+                    legal: folded.legal[i],
+                });
+            }
+        }
+        moves
+            .iter_mut()
+            .for_each(|m| m.sort_by(|a, b| a.term.cmp(&b.term)));
+        let move_index = moves
+            .iter()
+            .map(|ms| ms.iter().map(|m| (m.term.clone(), m.input)).collect())
+            .collect();
+        let mut goals: Vec<Vec<(Option<u32>, u32)>> = vec![Vec::new(); roles.len()];
+        for ((role, value), &p) in goal_of.into_iter().zip(&folded.goals) {
+            if let Some(r) = role {
+                goals[r].push((value, p));
+            }
+        }
+        let mut initial = vec![0u64; fluents.len().div_ceil(64)];
+        for (i, _) in folded.init.iter().enumerate().filter(|(_, b)| **b) {
+            initial[i / 64] |= 1 << (i % 64);
+        }
+        let mut first: Vec<u32> = moves.iter().flatten().map(|m| m.legal).collect();
+        first.extend(goals.iter().flatten().map(|&(_, p)| p));
+        first.push(folded.terminal);
+        let first = net.needs(&first);
+        let second = net.needs(&folded.next);
+        let after: Vec<bool> = second.iter().zip(&first).map(|(&s, &f)| s && !f).collect();
+        Ok(Propnet {
+            analysis: net.cone(&first),
+            successor: net.cone(&second),
+            successor_after: net.cone(&after),
+            net,
+            fluent_index: fluents
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.clone(), i as u32))
+                .collect(),
+            fluents,
+            moves,
+            move_index,
+            goals,
+            terminal: folded.terminal,
+            next: folded.next,
+            initial,
+            pool: Mutex::new(Vec::new()),
+            several_goals: AtomicBool::new(false),
+        })
+    }
+
+    /// The network's size, for the log: fluents, moves, gates and their input edges.
+    pub fn describe(&self) -> String {
+        let (gates, edges) = self.net.size();
+        let moves: usize = self.moves.iter().map(Vec::len).sum();
+        format!(
+            "{} fluents, {moves} moves, {gates} gates, {edges} gate inputs",
+            self.fluents.len()
+        )
+    }
+
+    fn bits(&self, state: &State) -> Option<Vec<u64>> {
+        let mut bits = vec![0u64; self.fluents.len().div_ceil(64)];
+        for f in state.fluents() {
+            let i = *self.fluent_index.get(f)? as usize;
+            bits[i / 64] |= 1 << (i % 64);
+        }
+        Some(bits)
+    }
+
+    fn state_of(&self, bits: &[u64]) -> State {
+        let fluents = (0..self.fluents.len())
+            .filter(|&i| bits[i / 64] >> (i % 64) & 1 == 1)
+            .map(|i| self.fluents[i].clone())
+            .collect();
+        // Already sorted and distinct.
+        State { fluents }
+    }
+
+    pub fn initial_state(&self) -> State {
+        self.state_of(&self.initial)
+    }
+
+    fn with_vals<T>(&self, f: impl FnOnce(&mut [bool]) -> T) -> T {
+        let pooled = self.pool.lock().ok().and_then(|mut p| p.pop());
+        let mut vals = pooled.unwrap_or_else(|| {
+            let mut v = vec![false; self.net.len()];
+            v[1] = true;
+            v
+        });
+        let out = f(&mut vals);
+        if let Ok(mut pool) = self.pool.lock()
+            && pool.len() < 16
+        {
+            pool.push(vals);
+        }
+        out
+    }
+
+    /// Puts the state in `vals` and clears every input.
+    fn load(&self, bits: &[u64], vals: &mut [bool]) {
+        let n = self.fluents.len();
+        for (i, v) in vals[FIRST_BASE..FIRST_BASE + n].iter_mut().enumerate() {
+            *v = bits[i / 64] >> (i % 64) & 1 == 1;
+        }
+        let moves: usize = self.moves.iter().map(Vec::len).sum();
+        vals[FIRST_BASE + n..FIRST_BASE + n + moves].fill(false);
+    }
+
+    fn goals_in(&self, vals: &[bool]) -> Vec<Option<u32>> {
+        self.goals
+            .iter()
+            .map(|gs| {
+                let held = gs
+                    .iter()
+                    .filter(|&&(_, p)| vals[p as usize])
+                    .map(|&(v, _)| v);
+                highest_goal(held, &self.several_goals)
+            })
+            .collect()
+    }
+
+    /// Terminal, legal moves and goals of `state`; `None` if it holds a fluent the
+    /// network does not know.
+    pub fn analyse(&self, state: &State) -> Option<Analysis> {
+        let bits = self.bits(state)?;
+        Some(self.with_vals(|vals| {
+            self.load(&bits, vals);
+            self.net.run(&self.analysis, vals);
+            Analysis {
+                terminal: vals[self.terminal as usize],
+                legal: self
+                    .moves
+                    .iter()
+                    .map(|ms| {
+                        ms.iter()
+                            .filter(|m| vals[m.legal as usize])
+                            .map(|m| m.term.clone())
+                            .collect()
+                    })
+                    .collect(),
+                goals: self.goals_in(vals),
+            }
+        }))
+    }
+
+    /// The state after `joint`; `None` if the state or a move is unknown to the network.
+    pub fn next_state(&self, state: &State, joint: &[Term]) -> Option<State> {
+        let bits = self.bits(state)?;
+        let mut inputs = Vec::with_capacity(joint.len());
+        for (index, m) in self.move_index.iter().zip(joint) {
+            inputs.push(*index.get(m)?);
+        }
+        Some(self.with_vals(|vals| {
+            self.load(&bits, vals);
+            inputs.iter().for_each(|&i| vals[i as usize] = true);
+            self.net.run(&self.successor, vals);
+            let mut out = vec![0u64; bits.len()];
+            self.store_next(vals, &mut out);
+            self.state_of(&out)
+        }))
+    }
+
+    fn store_next(&self, vals: &[bool], out: &mut [u64]) {
+        out.fill(0);
+        for (i, &p) in self.next.iter().enumerate() {
+            if vals[p as usize] {
+                out[i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+
+    /// [`super::Gdl::playout`] in bit sets; `None` if the state holds a fluent the
+    /// network does not know.
+    pub fn playout(
+        &self,
+        state: &State,
+        rng: &mut Rng,
+        limit: &mut PlayoutLimit,
+    ) -> Option<Option<PlayoutEnd>> {
+        let mut bits = self.bits(state)?;
+        let mut spare = bits.clone();
+        Some(self.with_vals(|vals| {
+            for _ in 0..limit.max_steps {
+                if (limit.stop)() {
+                    return None;
+                }
+                self.load(&bits, vals);
+                self.net.run(&self.analysis, vals);
+                if vals[self.terminal as usize] {
+                    return Some(self.ended(vals, true));
+                }
+                for ms in &self.moves {
+                    let count = ms.iter().filter(|m| vals[m.legal as usize]).count();
+                    if count == 0 {
+                        return Some(self.ended(vals, true));
+                    }
+                    let k = rng.random_range(0..count);
+                    if let Some(m) = ms.iter().filter(|m| vals[m.legal as usize]).nth(k) {
+                        vals[m.input as usize] = true;
+                    }
+                }
+                self.net.run(&self.successor_after, vals);
+                self.store_next(vals, &mut spare);
+                std::mem::swap(&mut bits, &mut spare);
+            }
+            self.load(&bits, vals);
+            self.net.run(&self.analysis, vals);
+            Some(self.ended(vals, false))
+        }))
+    }
+
+    fn ended(&self, vals: &[bool], finished: bool) -> PlayoutEnd {
+        PlayoutEnd {
+            goals: self.goals_in(vals),
+            finished,
+        }
+    }
+}
