@@ -106,11 +106,7 @@ fn compile(file: &Path, engine: Engine) -> anyhow::Result<(Gdl, Vec<Sexpr>)> {
         .use_engine(&rules, engine)
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("no propositional network for {}", file.display()))?;
-    match (fallback, gdl.propnet_size()) {
-        (Some(why), _) => println!("model: reasoner (no propositional network: {why})"),
-        (None, Some(size)) => println!("model: propositional network ({size})"),
-        (None, None) => println!("model: reasoner"),
-    }
+    println!("model: {}", gdl.model_description(fallback.as_deref()));
     Ok((gdl, rules))
 }
 

@@ -236,9 +236,14 @@ impl Gdl {
         }
     }
 
-    /// The network's size (for the log), if there is one.
-    pub fn propnet_size(&self) -> Option<String> {
-        self.propnet.as_ref().map(|p| p.describe())
+    /// Which model answers, for the log and the tools: the network with its size, or the
+    /// reasoner with `fallback`, the reason [`Gdl::use_engine`] gave for not building one.
+    pub fn model_description(&self, fallback: Option<&str>) -> String {
+        match (&self.propnet, fallback) {
+            (Some(net), _) => format!("propositional network ({})", net.describe()),
+            (None, Some(why)) => format!("reasoner (no propositional network: {why})"),
+            (None, None) => "reasoner".to_owned(),
+        }
     }
 
     /// The same game answered by the reasoner alone (sharing its compiled rules, so

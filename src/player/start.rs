@@ -38,18 +38,14 @@ pub fn open(
         return engine;
     }
     let mut gdl = compiled?;
-    match gdl.use_engine(rules, agent.gdl_engine) {
-        Ok(None) => match gdl.propnet_size() {
-            Some(size) => info!(match_id, "playing by the propositional network ({size})"),
-            None => info!(match_id, "playing by the reasoner"),
-        },
-        Ok(Some(why)) => {
-            warn!(
-                match_id,
-                "no propositional network ({why}): playing by the reasoner"
-            )
-        }
-        Err(why) => return Err(GdlError::Propnet(why).into()),
+    let fallback = gdl
+        .use_engine(rules, agent.gdl_engine)
+        .map_err(GdlError::Propnet)?;
+    let model = gdl.model_description(fallback.as_deref());
+    if fallback.is_some() {
+        warn!(match_id, "playing by the {model}");
+    } else {
+        info!(match_id, "playing by the {model}");
     }
     Ok(Box::new(
         GeneralSession::new(match_id, role, gdl, play_clock, agent)?.with_rules_layout(rules),
