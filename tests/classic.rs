@@ -132,3 +132,218 @@ fn tictactoe_and_connect_four_end_as_their_rules_say() {
     let first = &g.all_legal_moves(&g.initial_state())[0];
     assert_eq!(first.len(), 7, "one drop per column");
 }
+
+/// The state after `joints` (each checked legal), by the network.
+fn after(g: &Gdl, joints: &[Vec<&str>]) -> ggp_player::gdl::State {
+    let mut state = g.initial_state();
+    for (ply, joint) in joints.iter().enumerate() {
+        let legal = g.all_legal_moves(&state);
+        let moves: Vec<_> = joint.iter().map(|m| g.parse_term(m).unwrap()).collect();
+        for (role, m) in moves.iter().enumerate() {
+            assert!(
+                legal[role].contains(m),
+                "ply {ply}: {} is not legal",
+                joint[role]
+            );
+        }
+        state = g.next_state(&state, &moves);
+    }
+    state
+}
+
+/// The legal moves of `role` in `state`, written out and sorted.
+fn legal_text(g: &Gdl, state: &ggp_player::gdl::State, role: usize) -> Vec<String> {
+    let mut out: Vec<String> = g
+        .legal_moves(state, role)
+        .iter()
+        .map(|m| g.display(m))
+        .collect();
+    out.sort();
+    out
+}
+
+fn holds(g: &Gdl, state: &ggp_player::gdl::State, fluent: &str) -> bool {
+    state.contains(&g.parse_term(fluent).unwrap())
+}
+
+#[test]
+fn reversi_turns_the_discs_a_move_flanks_and_counts_discs_at_the_end() {
+    let g = game("reversi_6x6.gdl");
+    let start = g.initial_state();
+    // The four cells next to the centre that flank one white disc each.
+    assert_eq!(
+        legal_text(&g, &start, 0),
+        ["(place 2 3)", "(place 3 2)", "(place 4 5)", "(place 5 4)"]
+    );
+    let s = after(&g, &[vec!["(place 3 2)", "noop"]]);
+    assert!(holds(&g, &s, "(cell 3 3 black)") && holds(&g, &s, "(cell 4 4 white)"));
+    assert_eq!(
+        legal_text(&g, &s, 1),
+        ["(place 2 2)", "(place 2 4)", "(place 4 2)"]
+    );
+    // White's diagonal reply turns (3 3) back; black can then flank (2 2) from the
+    // edge, but not the white diagonal (2 2)-(4 4), which no black disc closes.
+    let s = after(
+        &g,
+        &[vec!["(place 3 2)", "noop"], vec!["noop", "(place 2 2)"]],
+    );
+    assert!(holds(&g, &s, "(cell 3 3 white)") && holds(&g, &s, "(cell 2 2 white)"));
+    assert_eq!(
+        legal_text(&g, &s, 0),
+        ["(place 1 2)", "(place 2 3)", "(place 4 5)", "(place 5 4)"]
+    );
+    // Black takes (3 3) back from (2 3); white's (4 2) then turns a disc in each of two
+    // directions, (4 3) above it and (3 2) to its left, and nothing on its diagonal.
+    let s = after(
+        &g,
+        &[
+            vec!["(place 3 2)", "noop"],
+            vec!["noop", "(place 2 2)"],
+            vec!["(place 2 3)", "noop"],
+            vec!["noop", "(place 4 2)"],
+        ],
+    );
+    for (cell, colour) in [
+        ("4 3", "white"),
+        ("3 2", "white"),
+        ("3 3", "black"),
+        ("2 3", "black"),
+    ] {
+        assert!(holds(&g, &s, &format!("(cell {cell} {colour})")), "{cell}");
+    }
+    // Random games to the end: the goals follow the discs counted here.
+    for seed in 0..3 {
+        let mut rng = ggp_player::rng::seeded(Some(seed));
+        let mut state = g.initial_state();
+        while !g.is_terminal(&state) {
+            let joint: Vec<_> = g
+                .all_legal_moves(&state)
+                .into_iter()
+                .map(|ms| ms[rand::RngExt::random_range(&mut rng, 0..ms.len())].clone())
+                .collect();
+            state = g.next_state(&state, &joint);
+        }
+        let count = |c: &str| {
+            state
+                .fluents()
+                .iter()
+                .filter(|f| g.display(f).ends_with(&format!(" {c})")))
+                .count()
+        };
+        let (black, white) = (count("black"), count("white"));
+        let expected = match black.cmp(&white) {
+            std::cmp::Ordering::Greater => [100, 0],
+            std::cmp::Ordering::Equal => [50, 50],
+            std::cmp::Ordering::Less => [0, 100],
+        };
+        assert_eq!(g.goals(&state), expected.map(Some), "{black} to {white}");
+        assert_eq!(g.reasoner_only().goals(&state), expected.map(Some));
+    }
+}
+
+#[test]
+fn checkers_forces_a_capture_and_passes_the_turn_when_the_jump_ends() {
+    let g = game("checkers_6x6.gdl");
+    let start = g.initial_state();
+    // Only red's front row can move: (2 2) two ways, (4 2) two ways, (6 2) one way.
+    assert_eq!(legal_text(&g, &start, 0).len(), 5);
+    let opening = [
+        vec!["(move 2 2 3 3)", "noop"],
+        vec!["noop", "(move 1 5 2 4)"],
+    ];
+    let s = after(&g, &opening);
+    // Red's man on (3 3) must take the man on (2 4); no other move is legal.
+    assert_eq!(legal_text(&g, &s, 0), ["(move 3 3 1 5)"]);
+    let mut jump = opening.to_vec();
+    jump.push(vec!["(move 3 3 1 5)", "noop"]);
+    let s = after(&g, &jump);
+    assert!(holds(&g, &s, "(cell 1 5 rm)"));
+    assert!(!holds(&g, &s, "(cell 2 4 wm)") && !holds(&g, &s, "(cell 3 3 rm)"));
+    // From (1 5) a red man has nothing to jump, so the turn passes to white.
+    assert_eq!(legal_text(&g, &s, 0), ["noop"]);
+    assert!(!legal_text(&g, &s, 1).contains(&"noop".to_owned()));
+    ends("checkers_6x6.gdl", &jump, (false, vec![Some(50), Some(50)]));
+}
+
+#[test]
+fn checkers_lets_a_piece_that_can_jump_again_jump_on() {
+    // Random games until a jump leaves its mover to move again: then only that piece
+    // moves, and only by jumping on.
+    let g = game("checkers_6x6.gdl");
+    let mut rng = ggp_player::rng::seeded(Some(5));
+    let mut seen = 0;
+    for _ in 0..200 {
+        let mut state = g.initial_state();
+        while !g.is_terminal(&state) {
+            let legal = g.all_legal_moves(&state);
+            let joint: Vec<_> = legal
+                .iter()
+                .map(|ms| ms[rand::RngExt::random_range(&mut rng, 0..ms.len())].clone())
+                .collect();
+            let mover = legal
+                .iter()
+                .position(|ms| ms.len() > 1 || g.display(&ms[0]) != "noop");
+            state = g.next_state(&state, &joint);
+            let (Some(mover), false) = (mover, g.is_terminal(&state)) else {
+                continue;
+            };
+            let again = legal_text(&g, &state, mover);
+            if again == ["noop"] {
+                continue;
+            }
+            seen += 1;
+            let moved = g.display(&joint[mover]);
+            let to: Vec<&str> = moved.trim_matches(['(', ')']).split(' ').collect();
+            for m in &again {
+                let m: Vec<&str> = m.trim_matches(['(', ')']).split(' ').collect();
+                assert_eq!(m[1..3], to[3..5], "{moved} then {m:?}");
+                let dx: i32 = m[3].parse::<i32>().unwrap() - m[1].parse::<i32>().unwrap();
+                assert_eq!(dx.abs(), 2, "{moved} then {m:?}: a jump");
+            }
+        }
+    }
+    assert!(seen > 0, "no chain of jumps in 200 random games");
+}
+
+#[test]
+fn pentago_turns_a_quarter_and_is_won_by_five_in_a_row() {
+    let g = game("pentago.gdl");
+    assert_eq!(legal_text(&g, &g.initial_state(), 0).len(), 36);
+    let placed = after(&g, &[vec!["(place 1 1)", "noop"]]);
+    assert_eq!(
+        legal_text(&g, &placed, 0).len(),
+        8,
+        "four quarters, two ways"
+    );
+    // The corner (1 1) of the south-west quarter goes to (1 3) clockwise, to (3 1)
+    // anticlockwise.
+    for (way, to) in [("cw", "(cell 1 3 red)"), ("ccw", "(cell 3 1 red)")] {
+        let turn = format!("(rotate sw {way})");
+        let s = after(
+            &g,
+            &[vec!["(place 1 1)", "noop"], vec![turn.as_str(), "noop"]],
+        );
+        assert!(holds(&g, &s, to) && holds(&g, &s, "(cell 1 1 b)"), "{way}");
+        assert_eq!(legal_text(&g, &s, 0), ["noop"], "blue's turn");
+    }
+    // Red fills row 1 while both turn the empty north-east quarter back and forth;
+    // the fifth marble wins before red turns a quarter.
+    let mut joints = Vec::new();
+    let blue = ["(place 1 6)", "(place 2 6)", "(place 3 6)", "(place 1 5)"];
+    for x in 1..=5 {
+        joints.push(vec![format!("(place {x} 1)"), "noop".into()]);
+        if x == 5 {
+            break;
+        }
+        joints.push(vec!["(rotate ne cw)".into(), "noop".into()]);
+        joints.push(vec!["noop".into(), blue[x - 1].into()]);
+        joints.push(vec!["noop".into(), "(rotate ne ccw)".into()]);
+    }
+    let joints: Vec<Vec<&str>> = joints
+        .iter()
+        .map(|j| j.iter().map(String::as_str).collect())
+        .collect();
+    ends("pentago.gdl", &joints, (true, vec![Some(100), Some(0)]));
+    let before = &joints[..joints.len() - 1];
+    ends("pentago.gdl", before, (false, vec![Some(50), Some(50)]));
+}

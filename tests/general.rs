@@ -226,3 +226,32 @@ async fn starts_that_cannot_be_played_are_refused_and_the_server_serves_on() {
     assert_eq!(reply.body, "noop");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_referee_records_every_goal_value_faulty_rules_give() {
+    // At the end the rules give role a both 0 and 100: the highest counts, and the
+    // record and its result line say what the rules gave.
+    let text = "(role a) (role b) (init (step 0)) (legal a go) (legal b go)
+        (<= (next (step 1)) (true (step 0))) (<= terminal (true (step 1)))
+        (<= (goal a 0) (true (step 1))) (<= (goal a 100) (true (step 1))) (goal b 50)";
+    let rules = Sexpr::parse_all(text).unwrap();
+    let one = start("--agent random --seed 3").await;
+    let two = start("--agent random --seed 4").await;
+    let record = play_gdl_match(&spec("faulty", &rules, &[&one, &two], Dialect::GgpBase)).await;
+    assert_eq!(record.goals, [100, 50]);
+    assert_eq!(record.goal_values, Some(vec![vec![0, 100], vec![50]]));
+    let result = record.view().lines().pop().unwrap();
+    assert!(
+        result.ends_with("; the rules gave a 0 and 100, the highest counted"),
+        "{result}"
+    );
+    let two_player = record.two_player().unwrap();
+    assert_eq!(two_player.goal_values, Some([vec![0, 100], vec![50]]));
+    assert_eq!(two_player.verdict(), "a wins");
+    // Rules that give one value each leave the field out.
+    let ttt = project_rules("tictactoe.gdl");
+    let record = play_gdl_match(&spec("one-value", &ttt, &[&one, &two], Dialect::GgpBase)).await;
+    assert_eq!(record.goal_values, None);
+    one.stop().await;
+    two.stop().await;
+}

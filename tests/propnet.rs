@@ -113,3 +113,77 @@ fn rules_that_cannot_be_grounded_are_played_by_the_reasoner() {
     assert!(gdl.is_terminal(&state));
     assert_eq!(gdl.goals(&state), vec![Some(100)]);
 }
+
+/// The number of gates in the description of `gdl`'s network.
+fn gates(gdl: &Gdl) -> usize {
+    let text = gdl.model_description(None);
+    let before = text.split(" gates").next().unwrap();
+    before.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_body_in_independent_parts_is_built_as_an_and_of_ors() {
+    // Nim's "every other heap keeps its size" rule pairs every heap size with every
+    // move; one gate per pair made 6,401 gates. Built as (size held) and (some move on
+    // another heap), the network is a few hundred.
+    let nim = with_propnet(&rules_of(&project_file("nim.gdl")), "nim");
+    assert!(gates(&nim) < 1_000, "{}", nim.model_description(None));
+    // The same shape in a toy: h(x) holds when some a(x, y) and some b(x, z) hold.
+    let mut text = String::from("(role r) (init (on 0)) (legal r (set 0)) (legal r (set 1))");
+    text.push_str("(<= (next (on ?v)) (does r (set ?v)))");
+    for y in 0..12 {
+        text.push_str(&format!("(init (a 0 {y})) (init (b 0 {y})) (a_val {y})"));
+        text.push_str(&format!(
+            "(<= (next (a 0 {y})) (true (a 0 {y})) (true (on 0)))"
+        ));
+        text.push_str(&format!(
+            "(<= (next (b 0 {y})) (true (b 0 {y})) (true (on 1)))"
+        ));
+    }
+    text.push_str("(<= (h ?x) (true (a ?x ?y)) (true (b ?x ?z)))");
+    text.push_str("(<= terminal (not (h 0))) (goal r 100)");
+    let rules = Sexpr::parse_all(&text).unwrap();
+    let toy = with_propnet(&rules, "toy");
+    // Unfactored, h(0) alone would be an `or` of 144 `and`s.
+    assert!(gates(&toy) < 100, "{}", toy.model_description(None));
+    agree(&rules, "toy", 1);
+}
+
+#[test]
+fn a_goal_read_through_its_own_negation_is_accepted_where_no_atom_needs_itself() {
+    // A draw written as "neither a win nor a loss": `goal` is negated inside its own
+    // definition, which stratification over relation names forbids, but no ground goal
+    // depends on its own negation. Each player picks a number; the higher one wins.
+    let text = "(role left) (role right) (init (round 0))
+        (choice 1) (choice 2) (choice 3) (bigger 2 1) (bigger 3 2) (bigger 3 1)
+        (<= (legal ?r (pick ?n)) (role ?r) (choice ?n))
+        (<= (next (picked ?r ?n)) (does ?r (pick ?n)))
+        (<= (next (round 1)) (true (round 0)))
+        (<= terminal (true (round 1)))
+        (<= (beats ?r) (true (picked ?r ?n)) (true (picked ?s ?m)) (bigger ?n ?m))
+        (<= (goal ?r 100) (beats ?r))
+        (<= (goal ?r 0) (role ?r) (role ?s) (distinct ?r ?s) (beats ?s))
+        (<= (goal ?r 50) (role ?r) (not (goal ?r 100)) (not (goal ?r 0)))";
+    let rules = Sexpr::parse_all(text).unwrap();
+    for gdl in [
+        with_propnet(&rules, "pick"),
+        Gdl::from_sexprs(&rules).unwrap(),
+    ] {
+        let start = gdl.initial_state();
+        assert_eq!(gdl.goals(&start), [Some(50), Some(50)]);
+        for (left, right, goals) in [(3, 1, [100, 0]), (2, 2, [50, 50]), (1, 2, [0, 100])] {
+            let joint = [left, right].map(|n| gdl.parse_term(&format!("(pick {n})")).unwrap());
+            let end = gdl.next_state(&start, &joint);
+            assert!(gdl.is_terminal(&end));
+            assert_eq!(gdl.goals(&end), goals.map(Some), "{left} against {right}");
+        }
+    }
+    agree(&rules, "pick", 3);
+    // Where ground atoms do need their own negation, the rules are still refused, and
+    // the error names the relation as written.
+    let looping = "(role a) (<= (p 1) (not (p 2))) (<= (p 2) (not (p 1))) (legal a go)";
+    match Gdl::parse(looping) {
+        Err(GdlError::Unstratified { relation, .. }) => assert_eq!(relation, "p"),
+        other => panic!("{other:?}"),
+    }
+}

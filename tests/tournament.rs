@@ -12,6 +12,7 @@ use ggp_player::referee::players::PlayerSpec;
 use ggp_player::referee::record::MatchRecord;
 use ggp_player::referee::split;
 use ggp_player::referee::stats::{Sprt, Verdict};
+use ggp_player::referee::summary;
 use ggp_player::referee::tournament::{
     self, Arena, Entrant, Format, TournamentConfig, TournamentError,
 };
@@ -429,4 +430,46 @@ async fn a_split_tournament_plans_the_missing_games_and_plays_any_one_alone() {
     std::fs::write(&path, won.repeat(6)).unwrap();
     assert!(split::plan(&config, &arena).unwrap().is_empty());
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn results_are_counted_by_comparing_the_goals() {
+    // A GDL game may end 50 to 100: a loss for the 50, not a draw; 0 to 0 is a draw.
+    let record = |goals: &str| -> MatchRecord {
+        let line = format!(
+            r#"{{"id":"g","size":"pentago","roles":["red","blue"],"players":{{"red":"a","blue":"b"}},"dialect":"ggp-base","start_clock":5,"play_clock":1,"moves":[],"faults":[],"goals":{goals},"duration_ms":3,"move_us":[],"referee_overhead_us":0}}"#
+        );
+        serde_json::from_str(&line).unwrap()
+    };
+    let lost = record("[50,100]");
+    assert_eq!(lost.verdict(), "blue wins");
+    assert_eq!(
+        (lost.score_of("a"), lost.score_of("b")),
+        (Some(0.0), Some(1.0))
+    );
+    let won = record("[70,30]");
+    assert_eq!(won.verdict(), "red wins");
+    assert_eq!(won.score_of("a"), Some(1.0));
+    let nil = record("[0,0]");
+    assert_eq!(nil.verdict(), "draw");
+    assert_eq!(
+        (nil.score_of("a"), nil.score_of("b")),
+        (Some(0.5), Some(0.5))
+    );
+    let names = ["a".to_owned(), "b".to_owned()];
+    let records = vec![lost, won, nil];
+    let rows = tournament::table(&records, &names);
+    assert_eq!(rows[0].wdl.to_string(), "+1 =1 -1");
+    // The summary shows the goals themselves.
+    let outcome = tournament::Outcome {
+        records,
+        first_pair: Default::default(),
+        verdict: None,
+        interrupted: false,
+    };
+    let lines = summary::summary(&config(temp_file("goals.jsonl"), 3), &outcome);
+    assert!(
+        lines.contains(&"goals (first role-second role): 70-30 ×1, 50-100 ×1, 0-0 ×1".to_owned()),
+        "{lines:?}"
+    );
 }

@@ -30,6 +30,7 @@ mod prover;
 mod random;
 mod rules;
 mod speed;
+mod split;
 mod strata;
 mod table;
 mod term;
@@ -386,6 +387,27 @@ impl Gdl {
         }
         let ev = self.prog.evaluate(Query::Goal, &state.fluents, &[]);
         self.goals_of(&ev)
+    }
+
+    /// Per role: every whole-number goal value the rules give it in `state`, ascending.
+    /// More than one is a fault of the rules ([`Gdl::goals`] counts the highest); the
+    /// referee records them.
+    pub fn goal_values(&self, state: &State) -> Vec<Vec<u32>> {
+        let ev = self.prog.evaluate(Query::Goal, &state.fluents, &[]);
+        let goal = ev.table(self.prog.kw.goal);
+        self.role_ids
+            .iter()
+            .map(|&r| {
+                let mut values: Vec<u32> = goal
+                    .iter()
+                    .filter(|row| row[0] == r)
+                    .filter_map(|row| ev.number(row[1]))
+                    .collect();
+                values.sort_unstable();
+                values.dedup();
+                values
+            })
+            .collect()
     }
 
     fn goals_of(&self, ev: &prover::Evaluation) -> Vec<Option<u32>> {

@@ -129,7 +129,7 @@ pub(crate) fn parse_rules(items: &[Sexpr], symbols: &mut Symbols) -> Result<Vec<
         };
         p.parse(&mut rules)?;
     }
-    Ok(rules)
+    Ok(super::split::split_negated_recursion(rules, symbols))
 }
 
 struct RuleParser<'a> {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tracing::info;
+use tracing::{info, warn};
 
 use super::dialect::Dialect;
 use super::ggp::{Clocks, classify, exchange_all, fault, log_faults, start_all, stop_all};
@@ -69,6 +69,10 @@ pub struct GdlRecord {
     pub faults: Vec<Fault>,
     /// Every role's goal at the end (0 where the rules give none).
     pub goals: Vec<u32>,
+    /// Every goal value faulty rules gave each role at the end, when they gave one role
+    /// several (`goals` holds the highest); `None` when each had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal_values: Option<Vec<Vec<u32>>>,
     /// Whether the game reached a terminal state (else it was cut at [`MAX_STEPS`] or a
     /// role had no legal move).
     pub finished: bool,
@@ -106,6 +110,10 @@ impl GdlRecord {
             referee_overhead_us: 0,
             roles: [r0.clone(), r1.clone()],
             worker: None,
+            goal_values: self
+                .goal_values
+                .clone()
+                .and_then(|v| <[Vec<u32>; 2]>::try_from(v).ok()),
         })
     }
 }
@@ -170,6 +178,14 @@ pub async fn play_gdl_match(spec: &GdlMatchSpec) -> GdlRecord {
     if let Some(joint) = &last_joint {
         stop_all(&spec.addrs, joint, clocks).await;
     }
+    let values = gdl.goal_values(&state);
+    let goal_values = values.iter().any(|v| v.len() > 1).then_some(values);
+    if let Some(values) = &goal_values {
+        warn!(
+            id = %spec.id, game = %spec.game, values = ?values,
+            "the rules give a role several goal values at the end; the highest is recorded"
+        );
+    }
     let record = GdlRecord {
         id: spec.id.clone(),
         game: spec.game.clone(),
@@ -181,6 +197,7 @@ pub async fn play_gdl_match(spec: &GdlMatchSpec) -> GdlRecord {
         moves,
         faults,
         goals: analysis.goals.iter().map(|g| g.unwrap_or(0)).collect(),
+        goal_values,
         finished: analysis.terminal,
         duration_ms: started.elapsed().as_millis() as u64,
         move_us,

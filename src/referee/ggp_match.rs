@@ -316,6 +316,7 @@ async fn play_with_engine<G: Game>(
             .map_or(0, |d| d.as_micros() as u64),
         roles: [role_names[0].clone(), role_names[1].clone()],
         worker: None,
+        goal_values: None,
     };
     info!(
         id = %record.id, first = %record.players[0], second = %record.players[1],

@@ -414,6 +414,7 @@ impl NativeGames {
             referee_overhead_us: r.overhead_us,
             roles: self.sides.map(str::to_owned),
             worker: None,
+            goal_values: None,
             moves: r.moves,
         }
     }

@@ -60,7 +60,8 @@ pub struct MatchRecord {
     /// game's notation in-process.
     pub moves: Vec<String>,
     pub faults: Vec<Fault>,
-    /// Goal values in the order of the roles: 100/0, 0/100 or 50/50.
+    /// Goal values in the order of the roles: 100/0, 0/100 or 50/50 in the games the
+    /// engines play, any values 0-100 in a GDL game; the higher goal wins.
     pub goals: [u8; 2],
     /// Wall time of the whole match.
     pub duration_ms: u64,
@@ -73,6 +74,9 @@ pub struct MatchRecord {
     pub cpu: [Option<CpuTime>; 2],
     /// The machine that played the match, when a cluster of them did (`cluster/`).
     pub worker: Option<String>,
+    /// Every goal value faulty rules gave each role at the end, when they gave one role
+    /// several (`goals` holds the highest); `None` when each had one.
+    pub goal_values: Option<[Vec<u32>; 2]>,
 }
 
 /// A player's CPU time for the whole game at its end.
@@ -166,6 +170,8 @@ struct Line {
     cpu: Option<Seats<CpuTime>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     worker: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    goal_values: Option<[Vec<u32>; 2]>,
 }
 
 impl TryFrom<Line> for MatchRecord {
@@ -203,6 +209,7 @@ impl TryFrom<Line> for MatchRecord {
             referee_overhead_us: line.referee_overhead_us,
             cpu,
             worker: line.worker,
+            goal_values: line.goal_values,
         })
     }
 }
@@ -238,6 +245,7 @@ impl From<MatchRecord> for Line {
             move_us: r.move_us,
             referee_overhead_us: r.referee_overhead_us,
             worker: r.worker,
+            goal_values: r.goal_values,
         }
     }
 }
@@ -248,13 +256,16 @@ impl MatchRecord {
         self.players.iter().position(|p| p == name)
     }
 
-    /// The score (1, 0.5 or 0) of the player called `name`, if it played this match:
-    /// the first role's goal, and what it leaves to the second, so that the two add up
-    /// to one whatever a GDL game's goals.
+    /// The score (1, 0.5 or 0) of the player called `name`, if it played this match: a
+    /// win when its role's goal is the higher, a draw when the goals are equal, whatever
+    /// their values (a GDL game may end 50 to 100, a loss for the 50).
     pub fn score_of(&self, name: &str) -> Option<f64> {
-        let first = self.goals[0] as f64 / 100.0;
-        self.seat_of(name)
-            .map(|seat| if seat == 0 { first } else { 1.0 - first })
+        let seat = self.seat_of(name)?;
+        Some(match self.goals[seat].cmp(&self.goals[1 - seat]) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Less => 0.0,
+        })
     }
 
     /// The score of `a` if this was a game between `a` and `b`.
@@ -287,13 +298,14 @@ impl MatchRecord {
         [&self.roles[0], &self.roles[1]]
     }
 
-    /// `white wins`, `black wins` or `draw`, with the rules' names for the roles.
+    /// `white wins`, `black wins` or `draw`, with the rules' names for the roles: the
+    /// role with the higher goal wins.
     pub fn verdict(&self) -> String {
         let [first, second] = self.role_names();
-        match self.goals {
-            [100, 0] => format!("{first} wins"),
-            [0, 100] => format!("{second} wins"),
-            _ => "draw".to_owned(),
+        match self.goals[0].cmp(&self.goals[1]) {
+            std::cmp::Ordering::Greater => format!("{first} wins"),
+            std::cmp::Ordering::Less => format!("{second} wins"),
+            std::cmp::Ordering::Equal => "draw".to_owned(),
         }
     }
 }

@@ -36,6 +36,27 @@ impl MatchView<'_> {
     }
 }
 
+/// What the result line adds when faulty rules gave a role several goal values at the
+/// end: each such role's values (the highest was counted).
+fn several_goals(roles: &[String], values: Option<&[Vec<u32>]>) -> String {
+    let several: Vec<String> = roles
+        .iter()
+        .zip(values.unwrap_or_default())
+        .filter(|(_, v)| v.len() > 1)
+        .map(|(r, v)| {
+            let v: Vec<String> = v.iter().map(u32::to_string).collect();
+            format!("{r} {}", v.join(" and "))
+        })
+        .collect();
+    match several.is_empty() {
+        true => String::new(),
+        false => format!(
+            "; the rules gave {}, the highest counted",
+            several.join(", ")
+        ),
+    }
+}
+
 impl MatchRecord {
     pub fn view(&self) -> MatchView<'_> {
         MatchView {
@@ -48,13 +69,14 @@ impl MatchRecord {
                 .map(|f| format!("ply {} {} {:?}: {}", f.ply, f.role, f.kind, f.detail))
                 .collect(),
             result: format!(
-                "{} {} ({}) after {} moves in {:.1} s, {} faults",
+                "{} {} ({}) after {} moves in {:.1} s, {} faults{}",
                 self.goals[0],
                 self.goals[1],
                 self.verdict(),
                 self.moves.len(),
                 self.duration_ms as f64 / 1e3,
-                self.faults.len()
+                self.faults.len(),
+                several_goals(&self.roles, self.goal_values.as_ref().map(|v| &v[..]))
             ),
         }
     }
@@ -78,12 +100,13 @@ impl GdlRecord {
                 .map(|f| format!("step {} {} {:?}: {}", f.ply, f.role, f.kind, f.detail))
                 .collect(),
             result: format!(
-                "{}{} after {} steps in {:.1} s, {} faults",
+                "{}{} after {} steps in {:.1} s, {} faults{}",
                 goals.join(", "),
                 if self.finished { "" } else { " (unfinished)" },
                 self.moves.len(),
                 self.duration_ms as f64 / 1e3,
-                self.faults.len()
+                self.faults.len(),
+                several_goals(&self.roles, self.goal_values.as_deref())
             ),
         }
     }
@@ -168,6 +191,7 @@ mod tests {
             move_us: vec![1500, 2_000_000],
             referee_overhead_us: 0,
             worker: None,
+            goal_values: None,
         };
         assert_eq!(
             record.view().lines(),

@@ -1,7 +1,7 @@
 //! What a tournament prints when it ends: the table of every pairing (score, Elo and its
 //! 95% interval, the player's and the opponent's faults), the SPRT verdict, the referee's
-//! overhead per move, the CPU time of players charged it for whole games, and where the
-//! results are.
+//! overhead per move, how often each pair of goals ended a match, the CPU time of players
+//! charged it for whole games, and where the results are.
 
 use super::record::{CpuTime, MatchRecord};
 use super::stats::format_elo;
@@ -67,9 +67,28 @@ pub fn summary(config: &TournamentConfig, outcome: &Outcome) -> Vec<String> {
             overheads.len()
         ));
     }
+    lines.extend(goal_line(&outcome.records));
     lines.extend(cpu_lines(&outcome.records, &names));
     lines.push(format!("results: {}", config.results.display()));
     lines
+}
+
+/// How often each pair of goals ended a match, in the roles' order (most frequent
+/// first), so that a result such as 50 to 100 (a loss for the 50) shows as it was.
+fn goal_line(records: &[MatchRecord]) -> Option<String> {
+    let mut counts: Vec<([u8; 2], usize)> = Vec::new();
+    for r in records {
+        match counts.iter_mut().find(|(g, _)| *g == r.goals) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((r.goals, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.cmp(&a.0)));
+    let pairs: Vec<String> = counts
+        .iter()
+        .map(|([a, b], n)| format!("{a}-{b} ×{n}"))
+        .collect();
+    (!pairs.is_empty()).then(|| format!("goals (first role-second role): {}", pairs.join(", ")))
 }
 
 /// For each player charged CPU time for the whole game (a Halma course program): what it
