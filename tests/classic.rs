@@ -211,26 +211,46 @@ fn reversi_turns_the_discs_a_move_flanks_and_counts_discs_at_the_end() {
     ] {
         assert!(holds(&g, &s, &format!("(cell {cell} {colour})")), "{cell}");
     }
-    // Random games to the end: the goals follow the discs counted here.
+    // Random games to the end, each step checked against the rules written out here:
+    // the mover's legal moves, the discs a move turns, the end; and the goals follow the
+    // discs counted.
     for seed in 0..3 {
         let mut rng = ggp_player::rng::seeded(Some(seed));
         let mut state = g.initial_state();
-        while !g.is_terminal(&state) {
+        loop {
+            let board = Othello::of(&g, &state);
+            let mover = usize::from(holds(&g, &state, "(control white)"));
+            let moves = board.moves(mover);
+            let other = board.moves(1 - mover);
+            assert_eq!(g.is_terminal(&state), moves.is_empty() && other.is_empty());
+            if g.is_terminal(&state) {
+                break;
+            }
+            let expected: Vec<String> = match moves.is_empty() {
+                true => vec!["noop".into()],
+                false => moves
+                    .iter()
+                    .map(|(x, y)| format!("(place {x} {y})"))
+                    .collect(),
+            };
+            assert_eq!(legal_text(&g, &state, mover), expected);
             let joint: Vec<_> = g
                 .all_legal_moves(&state)
                 .into_iter()
                 .map(|ms| ms[rand::RngExt::random_range(&mut rng, 0..ms.len())].clone())
                 .collect();
+            let played = g.display(&joint[mover]);
             state = g.next_state(&state, &joint);
-        }
-        let count = |c: &str| {
-            state
-                .fluents()
+            let mut want = board;
+            if let Some(&(x, y)) = moves
                 .iter()
-                .filter(|f| g.display(f).ends_with(&format!(" {c})")))
-                .count()
-        };
-        let (black, white) = (count("black"), count("white"));
+                .find(|(x, y)| played == format!("(place {x} {y})"))
+            {
+                want.play(mover, x, y);
+            }
+            assert_eq!(Othello::of(&g, &state), want, "after {played}");
+        }
+        let (black, white) = Othello::of(&g, &state).count();
         let expected = match black.cmp(&white) {
             std::cmp::Ordering::Greater => [100, 0],
             std::cmp::Ordering::Equal => [50, 50],
@@ -238,6 +258,92 @@ fn reversi_turns_the_discs_a_move_flanks_and_counts_discs_at_the_end() {
         };
         assert_eq!(g.goals(&state), expected.map(Some), "{black} to {white}");
         assert_eq!(g.reasoner_only().goals(&state), expected.map(Some));
+    }
+}
+
+/// A 6x6 reversi board read from the GDL state (0 empty, 1 black, 2 white), with the
+/// game's rules written directly, to check the GDL against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Othello([[u8; 6]; 6]);
+
+impl Othello {
+    const STEPS: [(i32, i32); 8] = [
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, 1),
+        (0, -1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+    ];
+
+    fn of(g: &Gdl, state: &ggp_player::gdl::State) -> Othello {
+        let mut cells = [[0u8; 6]; 6];
+        for f in state.fluents() {
+            let text = g.display(f);
+            let parts: Vec<&str> = text.trim_matches(['(', ')']).split(' ').collect();
+            if parts[0] != "cell" {
+                continue;
+            }
+            let (x, y): (usize, usize) = (parts[1].parse().unwrap(), parts[2].parse().unwrap());
+            cells[x - 1][y - 1] = match parts[3] {
+                "black" => 1,
+                "white" => 2,
+                _ => 0,
+            };
+        }
+        Othello(cells)
+    }
+
+    fn at(&self, x: i32, y: i32) -> Option<u8> {
+        let inside = (1..=6).contains(&x) && (1..=6).contains(&y);
+        inside.then(|| self.0[x as usize - 1][y as usize - 1])
+    }
+
+    /// The cells a disc of `side` (0 black, 1 white) at (x, y) would turn.
+    fn turned(&self, side: usize, x: i32, y: i32) -> Vec<(i32, i32)> {
+        let (own, theirs) = if side == 0 { (1, 2) } else { (2, 1) };
+        let mut out = Vec::new();
+        for (dx, dy) in Self::STEPS {
+            let mut run = Vec::new();
+            let (mut cx, mut cy) = (x + dx, y + dy);
+            while self.at(cx, cy) == Some(theirs) {
+                run.push((cx, cy));
+                (cx, cy) = (cx + dx, cy + dy);
+            }
+            if !run.is_empty() && self.at(cx, cy) == Some(own) {
+                out.extend(run);
+            }
+        }
+        out
+    }
+
+    /// The empty cells where `side` may place, in the order the moves sort in.
+    fn moves(&self, side: usize) -> Vec<(i32, i32)> {
+        let mut out = Vec::new();
+        for x in 1..=6 {
+            for y in 1..=6 {
+                if self.at(x, y) == Some(0) && !self.turned(side, x, y).is_empty() {
+                    out.push((x, y));
+                }
+            }
+        }
+        out
+    }
+
+    fn play(&mut self, side: usize, x: i32, y: i32) {
+        let colour = side as u8 + 1;
+        for (cx, cy) in self.turned(side, x, y) {
+            self.0[cx as usize - 1][cy as usize - 1] = colour;
+        }
+        self.0[x as usize - 1][y as usize - 1] = colour;
+    }
+
+    fn count(&self) -> (usize, usize) {
+        let all = self.0.iter().flatten();
+        let of = |c: u8| all.clone().filter(|&&v| v == c).count();
+        (of(1), of(2))
     }
 }
 
