@@ -453,3 +453,38 @@ fn pentago_turns_a_quarter_and_is_won_by_five_in_a_row() {
     let before = &joints[..joints.len() - 1];
     ends("pentago.gdl", before, (false, vec![Some(50), Some(50)]));
 }
+
+#[test]
+fn pentago_is_drawn_when_one_turn_makes_five_for_both() {
+    // Red to turn a quarter. Rows 4 and 6 hold red (2 4) (3 4) and blue (2 6) (3 6) in
+    // the north-west quarter; the north-east quarter holds red down its right column
+    // and blue down its left. Turning it clockwise lays red's column along row 4 and
+    // blue's along row 6: five in a row for both at once.
+    let g = game("pentago.gdl");
+    let red = ["2 4", "3 4", "6 4", "6 5", "6 6"];
+    let blue = ["2 6", "3 6", "4 4", "4 5", "4 6"];
+    let mut fluents = vec!["(control red)".to_owned(), "(phase rotate)".to_owned()];
+    for x in 1..=6 {
+        for y in 1..=6 {
+            let cell = format!("{x} {y}");
+            let colour = match () {
+                _ if red.contains(&cell.as_str()) => "red",
+                _ if blue.contains(&cell.as_str()) => "blue",
+                _ => "b",
+            };
+            fluents.push(format!("(cell {cell} {colour})"));
+        }
+    }
+    let state =
+        ggp_player::gdl::State::from_fluents(fluents.iter().map(|f| g.parse_term(f).unwrap()));
+    for model in [g.clone(), g.reasoner_only()] {
+        assert!(!model.is_terminal(&state));
+        let turn = ["(rotate ne cw)", "noop"].map(|m| model.parse_term(m).unwrap());
+        let end = model.next_state(&state, &turn);
+        assert!(model.is_terminal(&end));
+        assert_eq!(model.goals(&end), [Some(50), Some(50)]);
+        // Turning it the other way makes no row of five.
+        let other = ["(rotate ne ccw)", "noop"].map(|m| model.parse_term(m).unwrap());
+        assert!(!model.is_terminal(&model.next_state(&state, &other)));
+    }
+}
