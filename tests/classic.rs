@@ -488,3 +488,56 @@ fn pentago_is_drawn_when_one_turn_makes_five_for_both() {
         assert!(!model.is_terminal(&model.next_state(&state, &other)));
     }
 }
+
+/// The state of `fluents`, written out.
+fn state_of(g: &Gdl, fluents: &[&str]) -> ggp_player::gdl::State {
+    ggp_player::gdl::State::from_fluents(fluents.iter().map(|f| g.parse_term(f).unwrap()))
+}
+
+#[test]
+fn checkers_jumps_on_and_a_crowning_ends_the_turn() {
+    let g = game("checkers_6x6.gdl");
+    let turn = |s: &ggp_player::gdl::State, m: &str| {
+        let joint = [m, "noop"].map(|t| g.parse_term(t).unwrap());
+        g.next_state(s, &joint)
+    };
+    // Red's man on (1 1) takes (2 2), lands on (3 3), and must take (4 4) next.
+    let s = state_of(
+        &g,
+        &[
+            "(cell 1 1 rm)",
+            "(cell 2 2 wm)",
+            "(cell 4 4 wm)",
+            "(cell 6 6 wm)",
+            "(control red)",
+            "(step 0)",
+        ],
+    );
+    assert_eq!(legal_text(&g, &s, 0), ["(move 1 1 3 3)"]);
+    let s = turn(&s, "(move 1 1 3 3)");
+    assert_eq!(legal_text(&g, &s, 0), ["(move 3 3 5 5)"]);
+    assert_eq!(legal_text(&g, &s, 1), ["noop"]);
+    let s = turn(&s, "(move 3 3 5 5)");
+    assert!(holds(&g, &s, "(cell 5 5 rm)") && !holds(&g, &s, "(cell 4 4 wm)"));
+    // From (5 5) there is nothing more to take, so white moves: its man on (6 6) must
+    // take red's back, landing on the emptied (4 4).
+    assert_eq!(legal_text(&g, &s, 0), ["noop"]);
+    assert_eq!(legal_text(&g, &s, 1), ["(move 6 6 4 4)"]);
+    // A man that jumps onto the far row is crowned and stops, though as a king it could
+    // take (5 5) backwards from there.
+    let s = state_of(
+        &g,
+        &[
+            "(cell 2 4 rm)",
+            "(cell 3 5 wm)",
+            "(cell 5 5 wm)",
+            "(control red)",
+            "(step 0)",
+        ],
+    );
+    assert_eq!(legal_text(&g, &s, 0), ["(move 2 4 4 6)"]);
+    let s = turn(&s, "(move 2 4 4 6)");
+    assert!(holds(&g, &s, "(cell 4 6 rk)"));
+    assert_eq!(legal_text(&g, &s, 0), ["noop"]);
+    assert_eq!(legal_text(&g, &s, 1), ["(move 5 5 4 4)", "(move 5 5 6 4)"]);
+}
