@@ -29,20 +29,7 @@ fn in_turn<'a>(first: &[&'a str], second: &[&'a str]) -> Vec<Vec<&'a str>> {
 /// whether the end is terminal and the goals there; a terminal state before the last
 /// joint move fails the test.
 fn play(g: &Gdl, joints: &[Vec<&str>]) -> (bool, Vec<Option<u32>>) {
-    let mut state = g.initial_state();
-    for (ply, joint) in joints.iter().enumerate() {
-        assert!(!g.is_terminal(&state), "terminal before ply {ply}");
-        let legal = g.all_legal_moves(&state);
-        let moves: Vec<_> = joint.iter().map(|m| g.parse_term(m).unwrap()).collect();
-        for (role, m) in moves.iter().enumerate() {
-            assert!(
-                legal[role].contains(m),
-                "ply {ply}: {} is not legal",
-                joint[role]
-            );
-        }
-        state = g.next_state(&state, &moves);
-    }
+    let state = after(g, joints);
     (g.is_terminal(&state), g.goals(&state))
 }
 
@@ -133,10 +120,12 @@ fn tictactoe_and_connect_four_end_as_their_rules_say() {
     assert_eq!(first.len(), 7, "one drop per column");
 }
 
-/// The state after `joints` (each checked legal), by the network.
+/// The state after `joints`, each checked legal; a terminal state before the last joint
+/// move fails the test.
 fn after(g: &Gdl, joints: &[Vec<&str>]) -> ggp_player::gdl::State {
     let mut state = g.initial_state();
     for (ply, joint) in joints.iter().enumerate() {
+        assert!(!g.is_terminal(&state), "terminal before ply {ply}");
         let legal = g.all_legal_moves(&state);
         let moves: Vec<_> = joint.iter().map(|m| g.parse_term(m).unwrap()).collect();
         for (role, m) in moves.iter().enumerate() {
