@@ -6,6 +6,10 @@ every core loaded.
 
     scripts/measure-oneshot.py loa6 --runs 150
     scripts/measure-oneshot.py ataxx --runs 150 --busy 2
+    scripts/measure-oneshot.py loa6 --runs 40 --against old/loa6
+
+With --against, runs alternate between the program and another build of it, and each
+side's figures come with its CPU time, page faults and peak memory per run.
 """
 
 import argparse
@@ -36,6 +40,41 @@ def quantiles(values):
             f"p99 {pick(0.99):.3f} s, max {values[-1]:.3f} s")
 
 
+def run_once(binary, request):
+    """One request: seconds to the answer line and to the exit, CPU seconds (user and
+    system, and system alone), minor page faults and peak resident MB."""
+    started = time.perf_counter()
+    p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    p.stdin.write(request)
+    p.stdin.flush()
+    line = p.stdout.readline()
+    replied = time.perf_counter() - started
+    _, status, usage = os.wait4(p.pid, 0)
+    exited = time.perf_counter() - started
+    p.returncode = os.waitstatus_to_exitcode(status)
+    p.stdin.close()
+    p.stdout.close()
+    if not line.strip() or p.returncode != 0:
+        sys.exit(f"{binary}: no answer (exit status {p.returncode})")
+    return (replied, exited, usage.ru_utime + usage.ru_stime, usage.ru_stime,
+            usage.ru_minflt, usage.ru_maxrss / 1024)
+
+
+def report(name, runs, limit):
+    replies, exits, cpus, systems, faults, peaks = zip(*runs)
+    gaps = [e - r for r, e in zip(replies, exits)]
+    print(f"  {name}")
+    print(f"    answer: {quantiles(replies)}")
+    print(f"    exit:   {quantiles(exits)}")
+    print(f"    exit - answer: {quantiles(gaps)}")
+    print(f"    exits at or over the course's {limit:g} s: {sum(e >= limit for e in exits)}")
+    print(f"    CPU (user + system): {quantiles(cpus)}; system median "
+          f"{statistics.median(systems) * 1000:.1f} ms")
+    print(f"    minor page faults median {statistics.median(faults):.0f}; "
+          f"peak resident median {statistics.median(peaks):.1f} MB")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("program", choices=sorted(REQUESTS))
@@ -43,46 +82,39 @@ def main():
     parser.add_argument("--busy", type=int, default=0,
                         help="busy loops to run meanwhile (one per core loads every core)")
     parser.add_argument("--binary", help="the program (default target/release/PROGRAM)")
+    parser.add_argument("--against", metavar="BINARY",
+                        help="another build of the program, run alternately with it")
     args = parser.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     binary = args.binary or os.path.join(root, "target", "release", args.program)
     if not os.access(binary, os.X_OK):
         sys.exit(f"{binary} is not there: run cargo build --release first")
+    binaries = [binary]
+    if args.against:
+        if not os.access(args.against, os.X_OK):
+            sys.exit(f"{args.against} is not there")
+        binaries.append(args.against)
     hogs = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.busy)]
     for h in hogs:
         h.start()
-    replies, exits, over = [], [], 0
+    runs = {b: [] for b in binaries}
     limit = LIMITS[args.program]
+    load_before = os.getloadavg()[0]
     try:
         for i in range(args.runs):
-            started = time.perf_counter()
-            p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, text=True)
-            p.stdin.write(REQUESTS[args.program])
-            p.stdin.flush()
-            line = p.stdout.readline()
-            replied = time.perf_counter() - started
-            p.wait()
-            exited = time.perf_counter() - started
-            p.stdin.close()
-            p.stdout.close()
-            if not line.strip() or p.returncode != 0:
-                sys.exit(f"run {i}: no answer (exit status {p.returncode})")
-            replies.append(replied)
-            exits.append(exited)
-            over += exited >= limit
+            # Alternate which build goes first, so that neither always follows the other.
+            order = binaries if i % 2 == 0 else binaries[::-1]
+            for b in order:
+                runs[b].append(run_once(b, REQUESTS[args.program]))
             print(f"\r{i + 1}/{args.runs}", end="", file=sys.stderr, flush=True)
     finally:
         for h in hogs:
             h.terminate()
     print(file=sys.stderr)
-    gaps = [e - r for r, e in zip(replies, exits)]
     print(f"{args.program}, {args.runs} runs, {args.busy} busy loops, "
-          f"load average before the end {os.getloadavg()[0]:.1f}")
-    print(f"  answer: {quantiles(replies)}")
-    print(f"  exit:   {quantiles(exits)}")
-    print(f"  exit - answer: {quantiles(gaps)}")
-    print(f"  exits at or over the course's {limit:g} s: {over}")
+          f"load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+    for b in binaries:
+        report(b, runs[b], limit)
 
 
 if __name__ == "__main__":

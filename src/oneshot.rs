@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::Game;
-use crate::search::{BestSoFar, Limits, quick_move};
+use crate::search::{BestSoFar, Limits, Table, quick_move};
 use crate::spec::request::{Request, RequestProtocol, read_request};
 use crate::spec::{CourseProgram, GameSpec};
 
@@ -32,9 +32,9 @@ const MAX_REQUEST_BYTES: usize = 64 * 1024;
 /// and writing the line.
 const SEARCH_MARGIN: Duration = Duration::from_millis(200);
 
-/// The transposition table of one request: large enough for a few seconds of search,
-/// small enough to cost nothing to set up.
-const HASH_MB: usize = 64;
+/// The largest transposition table of one request, in MiB. A smaller one is taken when
+/// the search cannot fill this much in its time ([`table_mb`]).
+const MAX_HASH_MB: usize = 64;
 
 /// The agent program of game `S`: reads one request from standard input, answers on
 /// standard output by `started` + the protocol's `answer_within`; an unreadable request
@@ -100,6 +100,15 @@ fn receive<G: Game>(
     }
 }
 
+/// The table for `threads` threads that store at most `stores_per_second` entries each in
+/// a CPU-second, searching for `budget` of wall time: no larger than they can fill (each
+/// touched page of it is a page fault in the search and a page freed at the exit), within
+/// 1 MiB and [`MAX_HASH_MB`]. The table rounds it down to a power of two.
+fn table_mb(stores_per_second: u64, threads: usize, budget: Duration) -> usize {
+    let stores = stores_per_second as f64 * threads as f64 * budget.as_secs_f64();
+    Table::megabytes_for(stores as u64).clamp(1, MAX_HASH_MB)
+}
+
 fn answer(line: &str) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match writeln!(out, "{line}").and_then(|_| out.flush()) {
@@ -151,14 +160,15 @@ fn play<S: GameSpec>(
         });
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let search_deadline = deadline.checked_sub(SEARCH_MARGIN).unwrap_or(deadline);
+    let budget = search_deadline.saturating_duration_since(Instant::now());
     let mut agent = Agent::new::<S>(AgentConfig {
         kind: AgentKind::Alphabeta,
         threads,
-        hash_mb: HASH_MB,
+        hash_mb: table_mb(protocol.stores_per_second, threads, budget),
         ..AgentConfig::default()
     });
-    let limits =
-        Limits::until(deadline.checked_sub(SEARCH_MARGIN).unwrap_or(deadline)).with_best(best);
+    let limits = Limits::until(search_deadline).with_best(best);
     let mv = agent
         .choose(position, &limits, &[])
         .map_or(fallback, |c| c.mv);
@@ -171,4 +181,20 @@ fn play<S: GameSpec>(
     // The framework times the process's exit too: leave at once, without tearing down
     // the agent's table (unmapping it page by page costs wall time on a loaded machine).
     std::process::exit(if answered == ExitCode::SUCCESS { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_holds_what_the_search_can_store_in_its_time() {
+        // 400,000 stores a CPU-second, two threads, 2.1 s: 1.68 M entries, 25 MiB.
+        assert_eq!(table_mb(400_000, 2, Duration::from_millis(2100)), 25);
+        // One thread for half the time: a quarter.
+        assert_eq!(table_mb(400_000, 1, Duration::from_millis(1050)), 6);
+        // No time left still gets a table; a long search gets no more than the bound.
+        assert_eq!(table_mb(400_000, 2, Duration::ZERO), 1);
+        assert_eq!(table_mb(650_000, 2, Duration::from_secs(60)), MAX_HASH_MB);
+    }
 }

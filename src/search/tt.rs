@@ -94,6 +94,11 @@ impl Table {
         }
     }
 
+    /// The whole MiB that `entries` entries take (0 under one MiB).
+    pub fn megabytes_for(entries: u64) -> usize {
+        usize::try_from(entries.saturating_mul(ENTRY_BYTES as u64) >> 20).unwrap_or(usize::MAX)
+    }
+
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
         self.words.len() * 8
