@@ -245,26 +245,36 @@ fn the_solver_proves_won_and_lost_nim_positions_and_stops() {
     assert!(c.best.is_some_and(|m| gdl.display(&m) == "noop"));
 }
 
+/// The tic-tac-toe position after x and o, in turn, mark `squares`.
+fn marks(gdl: &Gdl, squares: &[&str]) -> State {
+    let marks: Vec<String> = squares.iter().map(|s| format!("(mark {s})")).collect();
+    let steps: Vec<[&str; 2]> = marks
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            if i % 2 == 0 {
+                [m.as_str(), "noop"]
+            } else {
+                ["noop", m.as_str()]
+            }
+        })
+        .collect();
+    let steps: Vec<&[&str]> = steps.iter().map(|s| s.as_slice()).collect();
+    after(gdl, &steps)
+}
+
 #[test]
 fn the_solver_proves_a_tic_tac_toe_draw_and_a_win() {
     let gdl = game("tictactoe.gdl");
     let mut tree = Mcts::new(gdl.clone(), Some(7), 64);
     // x 1 1, o 2 2, x 3 3, o 1 3: x must block at 3 1, which threatens both 2 1 and
     // 3 2: a win.
-    let win = after(
-        &gdl,
-        &[
-            &["(mark 1 1)", "noop"],
-            &["noop", "(mark 2 2)"],
-            &["(mark 3 3)", "noop"],
-            &["noop", "(mark 1 3)"],
-        ],
-    );
+    let win = marks(&gdl, &["1 1", "2 2", "3 3", "1 3"]);
     let c = tree.search_within(&win, 0, within(200_000));
     assert_eq!(c.proven, Some(1.0), "{c:?}");
     assert_eq!(gdl.display(&c.best.clone().unwrap()), "(mark 3 1)");
     // x 2 2, o 1 1: a draw with best play from both sides.
-    let draw = after(&gdl, &[&["(mark 2 2)", "noop"], &["noop", "(mark 1 1)"]]);
+    let draw = marks(&gdl, &["2 2", "1 1"]);
     let c = tree.search_within(&draw, 0, within(2_000_000));
     assert_eq!(c.proven, Some(0.5), "{c:?}");
 }
@@ -305,9 +315,9 @@ fn well_formed<M: Model>(tree: &Mcts<M>) -> bool {
 fn the_tree_stays_within_its_memory_and_recycles_its_least_visited_nodes() {
     let gdl = game("connect_four.gdl");
     let start = gdl.initial_state();
-    let bound = 256 << 10;
+    let bound = 64 << 10;
     let mut tree = Mcts::with_memory(gdl.clone(), Some(9), bound);
-    let c = tree.search_within(&start, 0, within(3_000));
+    let c = tree.search_within(&start, 0, within(1_000));
     let (memory, bytes) = tree.memory();
     assert_eq!(memory, bound);
     assert!(bytes <= bound, "{bytes} bytes in a tree of {bound}");
@@ -317,7 +327,7 @@ fn the_tree_stays_within_its_memory_and_recycles_its_least_visited_nodes() {
     assert_eq!(bytes, tree.nodes.iter().map(|n| n.bytes).sum::<usize>());
     // Recycling keeps the root's statistics and its most visited children.
     let root = &tree.nodes[tree.root];
-    assert_eq!(root.visits, 3_000);
+    assert_eq!(root.visits, 1_000);
     let most = most_visited(&root.stats[0]).unwrap();
     assert!(
         root.children.keys().any(|joint| joint[0] as usize == most),
@@ -325,7 +335,7 @@ fn the_tree_stays_within_its_memory_and_recycles_its_least_visited_nodes() {
     );
     // An unbounded tree of the same search holds more than the bound.
     let mut free = Mcts::with_memory(gdl.clone(), Some(9), 1 << 30);
-    free.search_within(&start, 0, within(3_000));
+    free.search_within(&start, 0, within(1_000));
     assert!(free.memory().1 > bound, "the bound was never reached");
     assert_eq!(free.recycled(), 0);
 }
