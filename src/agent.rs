@@ -246,10 +246,10 @@ impl<G: Game> Agent<G> {
             stop: limits.stop.as_deref(),
             iterations,
         };
-        let seed = self.config.seed;
+        let (seed, hash_mb) = (self.config.seed, self.config.hash_mb);
         let tree = self
             .tree
-            .get_or_insert_with(|| Mcts::new(Native::default(), seed));
+            .get_or_insert_with(|| Mcts::new(Native::default(), seed, hash_mb));
         let choice = tree.search_within(&Turn::new(position.clone()), 0, budget);
         choice.log("agent");
         let mv = choice

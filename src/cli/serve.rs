@@ -49,7 +49,8 @@ pub struct ServeArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
     /// Transposition tables' total in MiB, shared equally among the matches the player
-    /// plays at once: each match's table is hash-mb / max-matches, kept for the match.
+    /// plays at once: each match's table (or Monte-Carlo tree, in games played by MCTS)
+    /// is hash-mb / max-matches, kept for the match.
     #[arg(long, default_value_t = server::DEFAULT_TOTAL_HASH_MB, value_parser = parse_hash_mb)]
     hash_mb: usize,
     /// Matches played at once; a START for another one is refused until one ends (STOP,

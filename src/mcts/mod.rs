@@ -6,10 +6,17 @@
 //! role's own moves; a joint move is every role's UCB choice, and each role's reward (0–1)
 //! is credited to its own move. Leaves are valued by a uniformly random playout. The clock
 //! is read every [`Model::CLOCK_EVERY`] playout steps, so a search never runs past its
-//! deadline by more than that many steps, however long the game. The tree is kept between
-//! searches: a later search from a position reached in the tree starts from that subtree.
+//! deadline by more than that many steps, however long the game.
+//!
+//! The tree is kept between searches: a later search from a position reached in the tree
+//! starts from that subtree. It is bounded by memory, not by a number of nodes: when full,
+//! its least visited nodes are recycled ([`memory`]). Where one role moves at a time, won,
+//! lost and drawn positions are proven and back up as exact values ([`proof`]); a search
+//! whose root is proven stops at once.
 
+mod memory;
 pub mod native;
+mod proof;
 pub mod reasoner;
 
 use std::collections::HashMap;
@@ -21,6 +28,7 @@ use rand::RngExt;
 
 use crate::gdl::{Gdl, Term};
 use crate::rng::Rng;
+use memory::CHILD_ENTRY_BYTES;
 // The reasoner's tests use the tree with GDL states.
 #[cfg(test)]
 use crate::gdl::State;
@@ -30,10 +38,6 @@ const EXPLORATION: f64 = 0.5;
 /// Steps after which a playout that may not end (the reasoner's games, native games whose
 /// positions repeat) stops and scores the state it reached.
 pub const MAX_PLAYOUT_STEPS: usize = 1_000;
-/// Nodes kept at most (a reasoner node holds a state and its legal moves: about a
-/// kilobyte or two on a 10x10 board); beyond, leaves are no longer expanded, only played
-/// out.
-const MAX_NODES: usize = 50_000;
 
 /// A game as the search sees it: at every step each role picks one of its legal moves (a
 /// role that waits has exactly one), and the joint move leads to the next state.
@@ -55,6 +59,11 @@ pub trait Model {
     /// Whether `a` and `b` are the same position, so that a tree grown from one serves
     /// the other.
     fn same(&self, a: &Self::State, b: &Self::State) -> bool;
+    /// Bytes `state` holds on the heap, beyond its own size: what the tree's memory bound
+    /// counts for it.
+    fn heap_bytes(&self, _state: &Self::State) -> usize {
+        0
+    }
 }
 
 /// What a state holds for the search.
@@ -117,13 +126,21 @@ struct Node<S, M> {
     terminal: bool,
     /// Per role: its legal moves (empty when terminal).
     legal: Vec<Vec<M>>,
-    /// Per role: its reward in this state, when terminal.
-    rewards: Vec<f64>,
     visits: u32,
     /// Per role, per legal move: visits and reward sum.
     stats: Vec<Vec<Stat>>,
     /// Children by joint move (a move index per role).
     children: HashMap<Vec<u32>, usize>,
+    /// The role that chooses here (role 0 when none has a choice); `None` when several
+    /// roles choose at once, where nothing is proven.
+    mover: Option<usize>,
+    /// Every role's reward under best play, once proven (a terminal node's goals).
+    proven: Option<Vec<f64>>,
+    /// Per move of the mover: the proven rewards after it, once one is proven (empty
+    /// before). Kept here rather than in the child, which may be recycled.
+    known: Vec<Option<Vec<f64>>>,
+    /// What the memory bound counts for this node.
+    bytes: usize,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -144,8 +161,8 @@ impl Stat {
 
 /// How an iteration valued its leaf.
 enum Leaf {
-    /// A terminal node of the tree: its goals.
-    Terminal,
+    /// A terminal or proven node of the tree: its exact rewards.
+    Known,
     /// A random playout.
     PlayedOut,
 }
@@ -164,6 +181,8 @@ pub struct Choice<M = Term> {
     pub playouts: u64,
     /// Nodes in the tree after it.
     pub nodes: usize,
+    /// Our reward under best play (0–1) when the search proved its root.
+    pub proven: Option<f64>,
     pub elapsed: Duration,
     /// The most visited line from the root (its first step holds the best move), at most
     /// [`LINE_STEPS`] steps: at each node every role's most visited move, as far as the
@@ -184,6 +203,7 @@ impl<M> Choice<M> {
             iterations = self.iterations,
             playouts = self.playouts,
             nodes = self.nodes,
+            proven = self.proven,
             visits = self.visits,
             value = self.value,
             ms = self.elapsed.as_millis() as u64,
@@ -198,16 +218,35 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     nodes: Vec<Node<M::State, M::Move>>,
     root: usize,
     rng: Rng,
+    /// The memory bound, in bytes, and what the nodes hold now ([`Node::bytes`]).
+    memory: usize,
+    bytes: usize,
+    /// The largest node made so far: the room an expansion may need.
+    largest: usize,
+    /// Set when recycling could not make room; cleared when the root moves on.
+    full: bool,
+    /// Nodes recycled since the tree was made.
+    recycled: u64,
 }
 
 impl<M: Model> Mcts<M> {
-    /// An empty tree; `seed` makes the playouts reproducible.
-    pub fn new(model: M, seed: Option<u64>) -> Mcts<M> {
+    /// An empty tree of at most `memory_mb` MiB; `seed` makes the playouts reproducible.
+    pub fn new(model: M, seed: Option<u64>, memory_mb: usize) -> Mcts<M> {
+        Mcts::with_memory(model, seed, memory_mb.max(1) << 20)
+    }
+
+    /// An empty tree of at most `bytes` bytes (as [`Node::bytes`] counts them).
+    pub fn with_memory(model: M, seed: Option<u64>, bytes: usize) -> Mcts<M> {
         Mcts {
             model,
             nodes: Vec::new(),
             root: 0,
             rng: crate::rng::seeded(seed),
+            memory: bytes,
+            bytes: 0,
+            largest: 0,
+            full: false,
+            recycled: 0,
         }
     }
 
@@ -244,9 +283,12 @@ impl<M: Model> Mcts<M> {
         self.set_root(state);
         let mut timer = Timer::new(budget.deadline, budget.stop, M::CLOCK_EVERY);
         let (mut iterations, mut playouts) = (0, 0);
-        while budget.iterations.is_none_or(|n| iterations < n) && !timer.expired() {
+        while budget.iterations.is_none_or(|n| iterations < n)
+            && self.nodes[self.root].proven.is_none()
+            && !timer.expired()
+        {
             match self.iterate(&mut timer) {
-                Some(Leaf::Terminal) => iterations += 1,
+                Some(Leaf::Known) => iterations += 1,
                 Some(Leaf::PlayedOut) => {
                     iterations += 1;
                     playouts += 1;
@@ -255,7 +297,7 @@ impl<M: Model> Mcts<M> {
             }
         }
         let root = &self.nodes[self.root];
-        let best = root.stats.get(role).and_then(|stats| most_visited(stats));
+        let best = self.best_move(role);
         let (visits, value) = best.map_or((0, 0.0), |i| {
             let s = root.stats[role][i];
             (s.visits, s.mean())
@@ -267,6 +309,7 @@ impl<M: Model> Mcts<M> {
             iterations,
             playouts,
             nodes: self.nodes.len(),
+            proven: root.proven.as_ref().and_then(|p| p.get(role).copied()),
             elapsed: started.elapsed(),
             line: self.best_line(),
         }
@@ -323,77 +366,64 @@ impl<M: Model> Mcts<M> {
                     .find_map(|&c| self.nodes[c].children.values().copied().find(|&g| same(g)))
             });
             if let Some(found) = found {
-                self.keep_subtree(found);
+                self.keep(found, |_| true);
                 return;
             }
         }
         self.nodes.clear();
         let node = self.node(state.clone());
+        self.bytes = node.bytes;
+        self.full = false;
         self.nodes.push(node);
         self.root = 0;
     }
 
-    /// Keeps only the subtree of `root`, renumbered from 0 (its root).
-    fn keep_subtree(&mut self, root: usize) {
-        let mut order = vec![root];
-        let mut index = HashMap::from([(root, 0)]);
-        let mut next = 0;
-        while let Some(&n) = order.get(next) {
-            for &c in self.nodes[n].children.values() {
-                index.entry(c).or_insert_with(|| {
-                    order.push(c);
-                    order.len() - 1
-                });
-            }
-            next += 1;
-        }
-        let mut old: Vec<Option<Node<M::State, M::Move>>> = std::mem::take(&mut self.nodes)
-            .into_iter()
-            .map(Some)
-            .collect();
-        self.nodes = order
-            .iter()
-            .filter_map(|&n| old[n].take())
-            .map(|mut node| {
-                for child in node.children.values_mut() {
-                    *child = index[child];
-                }
-                node
-            })
-            .collect();
-        self.root = 0;
-    }
-
     fn node(&self, state: M::State) -> Node<M::State, M::Move> {
-        let (terminal, legal, rewards) = match self.model.expand(&state) {
-            Expansion::Over(rewards) => (true, Vec::new(), rewards),
-            Expansion::Moves(legal) => (false, legal, Vec::new()),
+        let (proven, legal) = match self.model.expand(&state) {
+            Expansion::Over(rewards) => (Some(rewards), Vec::new()),
+            Expansion::Moves(legal) => (None, legal),
         };
         let stats = legal
             .iter()
             .map(|m| vec![Stat::default(); m.len()])
             .collect();
-        Node {
+        let mut choosers = (0..legal.len()).filter(|&r| legal[r].len() > 1);
+        let mover = match (choosers.next(), choosers.next()) {
+            (None, _) => Some(0),
+            (Some(r), None) => Some(r),
+            (Some(_), Some(_)) => None,
+        };
+        let mut node = Node {
             state,
-            terminal,
+            terminal: proven.is_some(),
             legal,
-            rewards,
             visits: 0,
             stats,
             children: HashMap::new(),
-        }
+            mover,
+            proven,
+            known: Vec::new(),
+            bytes: 0,
+        };
+        node.bytes = self.node_bytes(&node);
+        node
     }
 
     /// One selection, expansion, playout and backup; how the leaf was valued. `None` if
     /// the clock ran out first (nothing is backed up then).
     fn iterate(&mut self, timer: &mut Timer) -> Option<Leaf> {
+        self.make_room();
         let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut at = self.root;
         let (rewards, leaf) = loop {
-            if self.nodes[at].terminal {
-                break (self.nodes[at].rewards.clone(), Leaf::Terminal);
+            if let Some(proven) = &self.nodes[at].proven {
+                break (proven.clone(), Leaf::Known);
             }
             let joint = self.select(at);
+            if let Some(known) = self.known_after(at, &joint) {
+                path.push((at, joint));
+                break (known, Leaf::Known);
+            }
             if let Some(&child) = self.nodes[at].children.get(&joint) {
                 path.push((at, joint));
                 at = child;
@@ -402,27 +432,34 @@ impl<M: Model> Mcts<M> {
             let moves = self.joint_moves(at, &joint);
             let next = self.model.next(&self.nodes[at].state, &moves);
             path.push((at, joint.clone()));
-            if self.nodes.len() < MAX_NODES {
-                let node = self.node(next.clone());
+            let node = self.node(next.clone());
+            self.largest = self.largest.max(node.bytes + CHILD_ENTRY_BYTES);
+            if self.bytes + node.bytes + CHILD_ENTRY_BYTES <= self.memory {
                 let id = self.nodes.len();
+                self.bytes += node.bytes + CHILD_ENTRY_BYTES;
                 self.nodes.push(node);
-                self.nodes[at].children.insert(joint, id);
-                if self.nodes[id].terminal {
-                    break (self.nodes[id].rewards.clone(), Leaf::Terminal);
+                let parent = &mut self.nodes[at];
+                parent.children.insert(joint, id);
+                parent.bytes += CHILD_ENTRY_BYTES;
+                if let Some(proven) = &self.nodes[id].proven {
+                    break (proven.clone(), Leaf::Known);
                 }
                 path.push((id, Vec::new()));
                 break (self.playout(next, Some(id), timer)?, Leaf::PlayedOut);
             }
             break (self.playout(next, None, timer)?, Leaf::PlayedOut);
         };
-        for (node, joint) in path {
-            let n = &mut self.nodes[node];
+        for (node, joint) in &path {
+            let n = &mut self.nodes[*node];
             n.visits += 1;
             for (role, &m) in joint.iter().enumerate() {
                 let s = &mut n.stats[role][m as usize];
                 s.visits += 1;
                 s.sum += rewards.get(role).copied().unwrap_or(0.0);
             }
+        }
+        if matches!(leaf, Leaf::Known) {
+            self.back_up_proofs(&path);
         }
         Some(leaf)
     }
@@ -433,16 +470,27 @@ impl<M: Model> Mcts<M> {
         let n = &self.nodes[node];
         let log_n = (n.visits.max(1) as f64).ln();
         let mut joint = Vec::with_capacity(n.stats.len());
-        for stats in &n.stats {
+        for (role, stats) in n.stats.iter().enumerate() {
+            // A proven move of the mover counts at its exact value, without exploration.
+            let known = |i: usize| {
+                (n.mover == Some(role))
+                    .then(|| n.known.get(i)?.as_ref()?.get(role).copied())
+                    .flatten()
+            };
             let unvisited = stats.iter().filter(|s| s.visits == 0).count();
             let pick = if unvisited > 0 {
                 let k = self.rng.random_range(..unvisited);
                 let mut fresh = (0..stats.len()).filter(|&i| stats[i].visits == 0);
                 fresh.nth(k).unwrap_or(0) as u32
             } else {
-                let ucb = |s: &Stat| s.mean() + EXPLORATION * (log_n / s.visits as f64).sqrt();
+                let ucb = |i: usize| {
+                    let s = &stats[i];
+                    known(i).unwrap_or_else(|| {
+                        s.mean() + EXPLORATION * (log_n / s.visits as f64).sqrt()
+                    })
+                };
                 (0..stats.len())
-                    .max_by(|&a, &b| ucb(&stats[a]).total_cmp(&ucb(&stats[b])))
+                    .max_by(|&a, &b| ucb(a).total_cmp(&ucb(b)))
                     .unwrap_or(0) as u32
             };
             joint.push(pick);

@@ -43,6 +43,11 @@ impl Model for Arc<Gdl> {
     fn same(&self, a: &State, b: &State) -> bool {
         a == b
     }
+
+    /// The fluents' vector (a compound term's own heap is left out: rare, and small).
+    fn heap_bytes(&self, state: &State) -> usize {
+        std::mem::size_of_val(state.fluents())
+    }
 }
 
 /// Goal values scaled to [0, 1]; a missing goal counts as `missing` (0 unless given).

@@ -50,7 +50,7 @@ fn best(tree: &mut Mcts, state: &State, role: usize, ms: u64) -> Choice {
 #[test]
 fn tic_tac_toe_takes_a_win_and_blocks_a_loss() {
     let gdl = game("tictactoe.gdl");
-    let mut tree = Mcts::new(gdl.clone(), Some(1));
+    let mut tree = Mcts::new(gdl.clone(), Some(1), 64);
     // x has 1 1 and 1 2; o has 2 2 and 3 3: x wins with 1 3.
     let win = after(
         &gdl,
@@ -75,7 +75,8 @@ fn tic_tac_toe_takes_a_win_and_blocks_a_loss() {
     );
     let c = best(&mut tree, &block, 1, 500);
     assert_eq!(gdl.display(&c.best.clone().unwrap()), "(mark 1 3)", "{c:?}");
-    assert!(c.iterations > 100, "{c:?}");
+    // Blocking draws: the solver proves it, and so stops early.
+    assert_eq!(c.proven, Some(0.5), "{c:?}");
     // The best line starts with that move, then x's reply: the mover's move only (both
     // roles' when the mover has a single square left), each a mark on a new square.
     let line: Vec<Vec<String>> = c
@@ -102,7 +103,7 @@ fn tic_tac_toe_takes_a_win_and_blocks_a_loss() {
 #[test]
 fn the_tree_is_kept_for_a_position_it_reached() {
     let gdl = game("tictactoe.gdl");
-    let mut tree = Mcts::new(gdl.clone(), Some(2));
+    let mut tree = Mcts::new(gdl.clone(), Some(2), 64);
     let start = gdl.initial_state();
     let first = best(&mut tree, &start, 0, 100);
     assert!(first.nodes > 10, "{first:?}");
@@ -141,7 +142,7 @@ fn the_tree_is_kept_for_a_position_it_reached() {
 #[test]
 fn simultaneous_moves_learn_that_rock_is_dominated() {
     let gdl = game("rps_well.gdl");
-    let mut tree = Mcts::new(gdl.clone(), Some(3));
+    let mut tree = Mcts::new(gdl.clone(), Some(3), 64);
     let start = gdl.initial_state();
     for role in 0..2 {
         let c = best(&mut tree, &start, role, 300);
@@ -163,7 +164,7 @@ fn simultaneous_moves_learn_that_rock_is_dominated() {
 #[test]
 fn three_roles_each_get_a_legal_move() {
     let gdl = game("lowest_unique.gdl");
-    let mut tree = Mcts::new(gdl.clone(), Some(4));
+    let mut tree = Mcts::new(gdl.clone(), Some(4), 64);
     let start = gdl.initial_state();
     for role in 0..3 {
         let c = best(&mut tree, &start, role, 100);
@@ -183,7 +184,7 @@ fn a_search_stops_at_its_deadline_and_when_stopped() {
     let size = "10x10".parse().unwrap();
     let rules = crate::games::breakthrough::gdl::course_style_rules(size);
     let gdl = Arc::new(Gdl::parse(&rules).unwrap());
-    let mut tree = Mcts::new(gdl.clone(), Some(5));
+    let mut tree = Mcts::new(gdl.clone(), Some(5), 64);
     let start = Instant::now();
     let c = best(&mut tree, &gdl.initial_state(), 0, 150);
     let took = start.elapsed();
@@ -199,4 +200,142 @@ fn a_search_stops_at_its_deadline_and_when_stopped() {
     let c = tree.search(&gdl.initial_state(), 1, far, &stop);
     assert!(start.elapsed() < Duration::from_secs(5));
     assert_eq!(c.iterations, 0);
+}
+
+/// A nim position: the heaps' sizes (a, b, c, d) and the role to move.
+fn nim(gdl: &Gdl, heaps: [u32; 4], control: &str) -> State {
+    let mut facts: Vec<String> = ["a", "b", "c", "d"]
+        .iter()
+        .zip(heaps)
+        .map(|(h, n)| format!("(size {h} {n})"))
+        .collect();
+    facts.push(format!("(control {control})"));
+    State::from_fluents(facts.iter().map(|f| gdl.parse_term(f).unwrap()))
+}
+
+fn within(iterations: u64) -> Budget<'static> {
+    Budget {
+        iterations: Some(iterations),
+        ..Budget::default()
+    }
+}
+
+#[test]
+fn the_solver_proves_won_and_lost_nim_positions_and_stops() {
+    let gdl = game("nim.gdl");
+    let mut tree = Mcts::new(gdl.clone(), Some(6), 64);
+    // Heaps 1 and 3 (nim-sum 2): first wins by taking 3 down to 1, and only so.
+    let won = nim(&gdl, [1, 3, 0, 0], "first");
+    let c = tree.search_within(&won, 0, within(100_000));
+    assert_eq!(c.proven, Some(1.0), "{c:?}");
+    assert_eq!(gdl.display(&c.best.clone().unwrap()), "(reduce b 1)");
+    assert!(
+        c.iterations < 100_000,
+        "a proven root stops the search: {c:?}"
+    );
+    // The same position searched again: proven already, no iteration.
+    let again = tree.search_within(&won, 0, within(100_000));
+    assert_eq!((again.proven, again.iterations), (Some(1.0), 0));
+    // Heaps 2 and 2 (nim-sum 0): second wins whatever first does.
+    let lost = nim(&gdl, [2, 2, 0, 0], "first");
+    let c = tree.search_within(&lost, 0, within(100_000));
+    assert_eq!(c.proven, Some(0.0), "{c:?}");
+    let c = tree.search_within(&lost, 1, within(100_000));
+    assert_eq!(c.proven, Some(1.0), "{c:?}");
+    assert!(c.best.is_some_and(|m| gdl.display(&m) == "noop"));
+}
+
+/// The tic-tac-toe position after x and o, in turn, mark `squares`.
+fn marks(gdl: &Gdl, squares: &[&str]) -> State {
+    let marks: Vec<String> = squares.iter().map(|s| format!("(mark {s})")).collect();
+    let steps: Vec<[&str; 2]> = marks
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            if i % 2 == 0 {
+                [m.as_str(), "noop"]
+            } else {
+                ["noop", m.as_str()]
+            }
+        })
+        .collect();
+    let steps: Vec<&[&str]> = steps.iter().map(|s| s.as_slice()).collect();
+    after(gdl, &steps)
+}
+
+#[test]
+fn the_solver_proves_a_tic_tac_toe_draw_and_a_win() {
+    let gdl = game("tictactoe.gdl");
+    let mut tree = Mcts::new(gdl.clone(), Some(7), 64);
+    // x 1 1, o 2 2, x 3 3, o 1 3: x must block at 3 1, which threatens both 2 1 and
+    // 3 2: a win.
+    let win = marks(&gdl, &["1 1", "2 2", "3 3", "1 3"]);
+    let c = tree.search_within(&win, 0, within(200_000));
+    assert_eq!(c.proven, Some(1.0), "{c:?}");
+    assert_eq!(gdl.display(&c.best.clone().unwrap()), "(mark 3 1)");
+    // x 2 2, o 1 1: a draw with best play from both sides.
+    let draw = marks(&gdl, &["2 2", "1 1"]);
+    let c = tree.search_within(&draw, 0, within(2_000_000));
+    assert_eq!(c.proven, Some(0.5), "{c:?}");
+}
+
+#[test]
+fn the_native_solver_proves_a_breakthrough_win() {
+    use crate::games::breakthrough::{Board, Color};
+    use native::{Native, Turn};
+    // White's pawn on b4 reaches the goal row at once.
+    let board = Board::from_diagram(
+        &"B.B.B .W... ..... ..B.. WWW.W".replace(' ', "\n"),
+        Color::White,
+    )
+    .unwrap();
+    let mut tree = Mcts::new(Native::default(), Some(8), 16);
+    let c = tree.search_within(&Turn::new(board.clone()), 0, within(1_000_000));
+    assert_eq!(c.proven, Some(1.0), "{c:?}");
+    let mut after = board;
+    after.make(c.best.flatten().unwrap());
+    assert_eq!(
+        crate::game::result(&after),
+        Some(crate::game::Outcome::Loss)
+    );
+}
+
+/// Whether every child index is valid and every node but the root is one node's child.
+fn well_formed<M: Model>(tree: &Mcts<M>) -> bool {
+    let mut children: Vec<usize> = tree
+        .nodes
+        .iter()
+        .flat_map(|n| n.children.values().copied())
+        .collect();
+    children.sort_unstable();
+    tree.root == 0 && children == (1..tree.nodes.len()).collect::<Vec<_>>()
+}
+
+#[test]
+fn the_tree_stays_within_its_memory_and_recycles_its_least_visited_nodes() {
+    let gdl = game("connect_four.gdl");
+    let start = gdl.initial_state();
+    let bound = 64 << 10;
+    let mut tree = Mcts::with_memory(gdl.clone(), Some(9), bound);
+    let c = tree.search_within(&start, 0, within(1_000));
+    let (memory, bytes) = tree.memory();
+    assert_eq!(memory, bound);
+    assert!(bytes <= bound, "{bytes} bytes in a tree of {bound}");
+    assert!(tree.recycled() > 0, "the tree never filled: {c:?}");
+    assert!(well_formed(&tree));
+    // The counted bytes are the sum of the nodes' own.
+    assert_eq!(bytes, tree.nodes.iter().map(|n| n.bytes).sum::<usize>());
+    // Recycling keeps the root's statistics and its most visited children.
+    let root = &tree.nodes[tree.root];
+    assert_eq!(root.visits, 1_000);
+    let most = most_visited(&root.stats[0]).unwrap();
+    assert!(
+        root.children.keys().any(|joint| joint[0] as usize == most),
+        "the most visited move's node was recycled"
+    );
+    // An unbounded tree of the same search holds more than the bound.
+    let mut free = Mcts::with_memory(gdl.clone(), Some(9), 1 << 30);
+    free.search_within(&start, 0, within(1_000));
+    assert!(free.memory().1 > bound, "the bound was never reached");
+    assert_eq!(free.recycled(), 0);
 }

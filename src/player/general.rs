@@ -73,8 +73,13 @@ impl GeneralSession {
         let gdl = Arc::new(gdl);
         let position = gdl.initial_state();
         let analysis = gdl.analyse(&position);
-        let tree = matches!(agent.kind, AgentKind::Alphabeta | AgentKind::Mcts)
-            .then(|| Arc::new(Mutex::new(Mcts::new(gdl.clone(), agent.seed))));
+        let tree = matches!(agent.kind, AgentKind::Alphabeta | AgentKind::Mcts).then(|| {
+            Arc::new(Mutex::new(Mcts::new(
+                gdl.clone(),
+                agent.seed,
+                agent.hash_mb,
+            )))
+        });
         Ok(GeneralSession {
             info: MatchInfo::new(match_id, role, play_clock),
             us,
@@ -203,7 +208,10 @@ impl MatchSession for GeneralSession {
         let text = |m: &Term| self.gdl.display(m);
         match (ours.as_slice(), &self.tree) {
             ([], _) => Reply::Now("noop".to_owned()),
-            ([only], _) => Reply::Now(text(only)),
+            // Nothing to choose: the reply goes out at once, and the tree may grow on the
+            // others' time.
+            ([only], Some(_)) => Reply::Wait(text(only)),
+            ([only], None) => Reply::Now(text(only)),
             (moves, None) => Reply::Now(
                 moves
                     .choose(&mut self.rng)
@@ -357,7 +365,11 @@ mod tests {
     fn follows_tic_tac_toe_and_replies_noop_at_once_when_not_to_move() {
         let mut s = session("tictactoe.gdl", "OPLAYER", AgentConfig::default());
         assert_eq!(s.us, 1);
-        assert_eq!(now(s.reply()), "noop");
+        // x's turn: noop at once, and the tree may grow meanwhile.
+        let Reply::Wait(reply) = s.reply() else {
+            panic!("expected noop while x moves, with pondering");
+        };
+        assert_eq!(reply, "noop");
         s.apply(Some(&moves("((MARK 2 2) NOOP)"))).unwrap();
         let Reply::Search { search, .. } = s.reply() else {
             panic!("o has eight moves");

@@ -65,7 +65,8 @@ pub enum Reply {
     /// Known at once: our only legal move, the random agent's move, or `noop` when the
     /// position is unknown or the game is over.
     Now(String),
-    /// The opponent's turn: this (`noop`); the player may ponder meanwhile.
+    /// The opponent's turn: this (`noop`, or our only legal move); the player may ponder
+    /// meanwhile.
     Wait(String),
     /// Our move, to be searched (off the async runtime) within the limits it is given;
     /// `fallback` gives the answer if no result comes in time.

@@ -120,7 +120,12 @@ impl SearchFigures {
             depth: pv.len() as u32,
             score: None,
             win_rate: Some(choice.value),
-            proven: None,
+            proven: choice.proven.and_then(|v| match v {
+                v if v >= 1.0 => Some("win"),
+                v if v <= 0.0 => Some("loss"),
+                0.5 => Some("draw"),
+                _ => None,
+            }),
             nodes: choice.iterations,
             nodes_per_second: crate::search::rate(choice.iterations, choice.elapsed),
             pv,

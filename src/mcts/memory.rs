@@ -1,0 +1,112 @@
+//! The tree's memory bound. Every node counts its own size, its state's heap, its legal
+//! moves, statistics and proofs, and its parent's entry for it. An iteration that would
+//! go past the bound first recycles the tree: the least visited nodes go (their parents
+//! keep their moves' statistics and proofs), leaving about half the bound, so that the
+//! search goes on growing where it looks most.
+
+use std::collections::HashMap;
+use std::mem::size_of;
+
+use super::{Mcts, Model, Node, Stat};
+
+/// What a parent's entry for one child costs: the joint move's vector and its heap, the
+/// index, and the hash table's own overhead, roughly.
+pub(super) const CHILD_ENTRY_BYTES: usize = size_of::<Vec<u32>>() + size_of::<usize>() + 32;
+
+impl<M: Model> Mcts<M> {
+    /// The bytes [`Node::bytes`] counts for `node`, but for its parent's entry.
+    pub(super) fn node_bytes(&self, node: &Node<M::State, M::Move>) -> usize {
+        let per_role = |len: usize| {
+            size_of::<Vec<M::Move>>()
+                + size_of::<Vec<Stat>>()
+                + len * (size_of::<M::Move>() + size_of::<Stat>())
+        };
+        size_of::<Node<M::State, M::Move>>()
+            + self.model.heap_bytes(&node.state)
+            + node.legal.iter().map(|m| per_role(m.len())).sum::<usize>()
+            + node
+                .proven
+                .as_ref()
+                .map_or(0, |p| p.len() * size_of::<f64>())
+            + node.known.len() * size_of::<Option<Vec<f64>>>()
+    }
+
+    /// The memory bound in bytes, and what the tree holds now.
+    pub fn memory(&self) -> (usize, usize) {
+        (self.memory, self.bytes)
+    }
+
+    /// Nodes recycled since the tree was made.
+    pub fn recycled(&self) -> u64 {
+        self.recycled
+    }
+
+    /// Recycles the tree if the next expansion might not fit: keeps the root and its
+    /// most visited descendants, about half the bound. When that frees nothing (a root
+    /// alone that fills the bound), the tree stays full until its root moves on.
+    pub(super) fn make_room(&mut self) {
+        if self.full || self.bytes + self.largest <= self.memory {
+            return;
+        }
+        let mut by_visits: Vec<(u32, usize)> =
+            self.nodes.iter().map(|n| (n.visits, n.bytes)).collect();
+        by_visits.sort_unstable_by_key(|&(visits, _)| std::cmp::Reverse(visits));
+        let half = self.memory / 2;
+        let mut total = 0;
+        // Keep the nodes visited more than the first that would not fit; nodes visited as
+        // often go together, so that what is kept never depends on their order.
+        let threshold = by_visits
+            .iter()
+            .find(|&&(_, bytes)| {
+                total += bytes + CHILD_ENTRY_BYTES;
+                total > half
+            })
+            .map_or(0, |&(visits, _)| visits);
+        let before = self.nodes.len();
+        self.keep(self.root, |n| n.visits > threshold);
+        self.recycled += (before - self.nodes.len()) as u64;
+        self.full = self.bytes + self.largest > self.memory;
+    }
+
+    /// Keeps `root` and those of its descendants that `keep` accepts and whose parent is
+    /// kept, renumbered from 0 (the root); recounts the bytes.
+    pub(super) fn keep(&mut self, root: usize, keep: impl Fn(&Node<M::State, M::Move>) -> bool) {
+        let mut order = vec![root];
+        let mut index = HashMap::from([(root, 0)]);
+        let mut next = 0;
+        while let Some(&n) = order.get(next) {
+            for &c in self.nodes[n].children.values() {
+                if keep(&self.nodes[c]) {
+                    index.entry(c).or_insert_with(|| {
+                        order.push(c);
+                        order.len() - 1
+                    });
+                }
+            }
+            next += 1;
+        }
+        let mut old: Vec<Option<Node<M::State, M::Move>>> = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.nodes = order
+            .iter()
+            .filter_map(|&n| old[n].take())
+            .map(|mut node| {
+                let before = node.children.len();
+                node.children.retain(|_, child| match index.get(child) {
+                    Some(&i) => {
+                        *child = i;
+                        true
+                    }
+                    None => false,
+                });
+                node.bytes -= (before - node.children.len()) * CHILD_ENTRY_BYTES;
+                node
+            })
+            .collect();
+        self.root = 0;
+        self.full = false;
+        self.bytes = self.nodes.iter().map(|n| n.bytes).sum();
+    }
+}
