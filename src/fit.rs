@@ -160,6 +160,62 @@ pub fn fit_scale(points: &[(f64, f64)]) -> f64 {
     k
 }
 
+/// A fit's weights (logits per count) and how it and a baseline evaluation predict the
+/// held-out games: mean log-loss (nats), and the share of decided positions whose winner
+/// the sign names.
+pub struct Fitted {
+    pub weights: Vec<f64>,
+    pub train_positions: usize,
+    pub test_positions: usize,
+    pub test_loss: f64,
+    pub test_accuracy: f64,
+    pub baseline_test_loss: f64,
+    pub baseline_test_accuracy: f64,
+}
+
+/// Fits `count` weights to the samples of all games but every tenth ([`held_out`]) and
+/// measures them on the rest, beside a `baseline` evaluation scaled to fit as well as it
+/// can. `game` numbers a sample's game; `features` gives its counts and the score of the
+/// side they are seen from; `baseline` its evaluation from the same side.
+pub fn fit_held_out<T>(
+    samples: &[T],
+    count: usize,
+    game: impl Fn(&T) -> u64,
+    features: impl Fn(&T) -> (Sparse, f64),
+    baseline: impl Fn(&T) -> f64,
+) -> Result<Fitted, String> {
+    let (test, train): (Vec<&T>, Vec<&T>) = samples.iter().partition(|s| held_out(game(s)));
+    if train.is_empty() || test.is_empty() {
+        return Err(format!(
+            "too few games to fit: {} positions to train on, {} to test",
+            train.len(),
+            test.len()
+        ));
+    }
+    let vectors = |set: &[&T]| -> Vec<(Sparse, f64)> { set.iter().map(|s| features(s)).collect() };
+    let (train_v, test_v) = (vectors(&train), vectors(&test));
+    let weights = newton(&train_v, count);
+    let (test_loss, test_accuracy) = measure(test_v.iter().map(|(v, y)| (v.dot(&weights), *y)));
+    let base = |set: &[&T], v: &[(Sparse, f64)]| -> Vec<(f64, f64)> {
+        set.iter()
+            .zip(v)
+            .map(|(s, (_, y))| (baseline(s), *y))
+            .collect()
+    };
+    let k = fit_scale(&base(&train, &train_v));
+    let (baseline_test_loss, baseline_test_accuracy) =
+        measure(base(&test, &test_v).into_iter().map(|(e, y)| (k * e, y)));
+    Ok(Fitted {
+        weights,
+        train_positions: train.len(),
+        test_positions: test.len(),
+        test_loss,
+        test_accuracy,
+        baseline_test_loss,
+        baseline_test_accuracy,
+    })
+}
+
 /// Reads the positions files at `paths` (written by `selfplay --record`), one sample a
 /// line by `parse`, keeping those `keep` accepts; also returns the number left out.
 pub fn read_files<T>(

@@ -144,57 +144,39 @@ pub struct Fit {
 
 /// Fits the weights on all games but every tenth, and measures on those.
 pub fn fit_samples(samples: &[Sample]) -> Result<Fit, String> {
-    let (test, train): (Vec<&Sample>, Vec<&Sample>) =
-        samples.iter().partition(|s| fit::held_out(s.game));
-    if train.is_empty() || test.is_empty() {
-        return Err(format!(
-            "too few games to fit: {} positions to train on, {} to test",
-            train.len(),
-            test.len()
-        ));
-    }
-    let vectors = |set: &[&Sample]| -> Vec<(Sparse, f64)> {
-        set.iter()
-            .map(|s| {
-                let mut v = Sparse::default();
-                features::extract(&s.position, &mut v);
-                (v.scaled(1.0 / f64::from(DIVISOR)), s.score())
-            })
-            .collect()
-    };
-    let (train_v, test_v) = (vectors(&train), vectors(&test));
-    let w = fit::newton(&train_v, COUNT);
-    let (test_loss, test_accuracy) = fit::measure(test_v.iter().map(|(v, y)| (v.dot(&w), *y)));
+    let positional = Positional(POSITIONAL);
+    let f = fit::fit_held_out(
+        samples,
+        COUNT,
+        |s| s.game,
+        |s| {
+            let mut v = Sparse::default();
+            features::extract(&s.position, &mut v);
+            (v.scaled(1.0 / f64::from(DIVISOR)), s.score())
+        },
+        |s| f64::from(positional.evaluate(&s.position)),
+    )?;
     let material = features::opening("material");
-    let logits_per_piece = (w[material] + w[material + 1]) / 2.0;
+    let logits_per_piece = (f.weights[material] + f.weights[material + 1]) / 2.0;
     if logits_per_piece <= 0.0 {
         return Err(format!(
             "the fit values a piece at {logits_per_piece:.4} logits: the games say nothing \
              about material, so there is nothing to scale the weights by"
         ));
     }
-
-    let positional = |set: &[&Sample]| -> Vec<(f64, f64)> {
-        let eval = Positional(POSITIONAL);
-        set.iter()
-            .map(|s| (f64::from(eval.evaluate(&s.position)), s.score()))
-            .collect()
-    };
-    let k = fit::fit_scale(&positional(&train));
-    let (positional_test_loss, positional_test_accuracy) =
-        fit::measure(positional(&test).into_iter().map(|(e, y)| (k * e, y)));
     Ok(Fit {
-        weights: w
+        weights: f
+            .weights
             .iter()
             .map(|x| (100.0 * x / logits_per_piece).round() as i32)
             .collect(),
         logits_per_piece,
-        train_positions: train.len(),
-        test_positions: test.len(),
-        test_loss,
-        positional_test_loss,
-        test_accuracy,
-        positional_test_accuracy,
+        train_positions: f.train_positions,
+        test_positions: f.test_positions,
+        test_loss: f.test_loss,
+        positional_test_loss: f.baseline_test_loss,
+        test_accuracy: f.test_accuracy,
+        positional_test_accuracy: f.baseline_test_accuracy,
     })
 }
 

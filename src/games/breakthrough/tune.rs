@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use crate::fit::{self, Sparse, fit_scale, measure, newton};
+use crate::fit::{self, Sparse};
 use crate::game::Evaluator;
 use crate::games::breakthrough::eval::Improved;
 use crate::games::breakthrough::features::{self, COUNT};
@@ -153,45 +153,29 @@ pub struct Fit {
 
 /// Fits the weights on all games but every tenth, and measures on those.
 pub fn fit(samples: &[Sample]) -> Result<Fit, String> {
-    let (test, train): (Vec<&Sample>, Vec<&Sample>) =
-        samples.iter().partition(|s| fit::held_out(s.game));
-    if train.is_empty() || test.is_empty() {
-        return Err(format!(
-            "too few games to fit: {} positions to train on, {} to test",
-            train.len(),
-            test.len()
-        ));
-    }
-    let vectors = |set: &[&Sample]| -> Vec<(Sparse, f64)> {
-        set.iter()
-            .map(|s| {
-                let mut v = Sparse::default();
-                features::extract(&s.board, &mut v);
-                (v, s.score())
-            })
-            .collect()
-    };
-    let (train_v, test_v) = (vectors(&train), vectors(&test));
-    let w = newton(&train_v, COUNT);
-    let (test_loss, test_accuracy) = measure(test_v.iter().map(|(v, y)| (v.dot(&w), *y)));
-
-    // `improved`, with the one scale that fits it best on the same training games.
-    let improved = |set: &[&Sample]| -> Vec<(f64, f64)> {
-        set.iter()
-            .map(|s| (f64::from(Improved.evaluate(&s.board)), s.score()))
-            .collect()
-    };
-    let k = fit_scale(&improved(&train));
-    let (improved_test_loss, improved_test_accuracy) =
-        measure(improved(&test).into_iter().map(|(e, y)| (k * e, y)));
+    let f = fit::fit_held_out(
+        samples,
+        COUNT,
+        |s| s.game,
+        |s| {
+            let mut v = Sparse::default();
+            features::extract(&s.board, &mut v);
+            (v, s.score())
+        },
+        |s| f64::from(Improved.evaluate(&s.board)),
+    )?;
     Ok(Fit {
-        weights: w.iter().map(|x| (x * SCALE).round() as i32).collect(),
-        train_positions: train.len(),
-        test_positions: test.len(),
-        test_loss,
-        improved_test_loss,
-        test_accuracy,
-        improved_test_accuracy,
+        weights: f
+            .weights
+            .iter()
+            .map(|x| (x * SCALE).round() as i32)
+            .collect(),
+        train_positions: f.train_positions,
+        test_positions: f.test_positions,
+        test_loss: f.test_loss,
+        improved_test_loss: f.baseline_test_loss,
+        test_accuracy: f.test_accuracy,
+        improved_test_accuracy: f.baseline_test_accuracy,
     })
 }
 
