@@ -8,6 +8,7 @@
 
 pub mod agent;
 pub mod bench;
+pub mod fit;
 pub mod game;
 pub mod games;
 pub mod gdl;

@@ -613,6 +613,63 @@ fn selfplay_records_positions_that_tune_fits() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Ataxx records its self-play too, and `tune --game ataxx` fits its features to them.
+#[test]
+fn ataxx_selfplay_records_positions_that_tune_fits() {
+    let dir = std::env::temp_dir().join(format!("ggp-cli-ataxx-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("positions.txt");
+    let weights = dir.join("weights.rs");
+    let _ = std::fs::remove_file(&data);
+    let data_arg = data.to_str().unwrap();
+    let out = run(&[
+        "selfplay",
+        "positional",
+        "material",
+        "--game",
+        "ataxx",
+        "--depth",
+        "1",
+        "--openings",
+        "30",
+        "--record",
+        data_arg,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&data).unwrap();
+    let games: std::collections::HashSet<&str> =
+        text.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(games.len(), 30);
+
+    let out = run(&[
+        "tune",
+        "--game",
+        "ataxx",
+        data_arg,
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("tuned:      log-loss"), "{stdout}");
+    assert!(stdout.contains("positional: log-loss"), "{stdout}");
+    let source = std::fs::read_to_string(&weights).unwrap();
+    assert_eq!(
+        source.lines().filter(|l| l.contains(", // ")).count(),
+        ggp_player::games::ataxx::features::COUNT
+    );
+
+    std::fs::write(&data, "0 1 40 b 0 1\n0 1 40 b 0 2\n").unwrap();
+    let out = run(&["tune", "--game", "ataxx", data_arg]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("line 2") && stderr.contains("bad score"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_sizes_and_depths_are_rejected_with_the_valid_range() {
     let cases: &[(&[&str], &str)] = &[

@@ -1,6 +1,8 @@
 //! Evaluations, in hundredths of a piece from the side to move's view.
 //!
 //! - [`Material`]: the piece difference, the yardstick.
+//! - [`Tuned`]: `positional`'s terms and a few more ([`super::features`]), with opening
+//!   and ending weights fitted to self-play results (`ggp-player tune --game ataxx`).
 //! - [`Positional`]: the piece difference plus what a one-ply look at the board says will
 //!   happen to it next. Ataxx material swings by many pieces in one move, so a static
 //!   count misjudges every position where the side to move has a big conversion waiting;
@@ -18,6 +20,7 @@
 
 use super::Ataxx;
 use super::board::{FULL, grow, max_count, neighbour_counts};
+use super::features::{self, DIVISOR, Sink};
 use super::movegen::reach;
 use crate::game::Evaluator;
 
@@ -102,5 +105,64 @@ impl Evaluator<Ataxx> for Positional {
             - outlook(w, opp, own, empty);
         let fade = left.min(w.fade_plies) as i32;
         material + positional * fade / w.fade_plies as i32
+    }
+}
+
+/// A linear evaluation over [`features`] with weights in hundredths of a piece (by
+/// default those `tune` fitted, [`super::weights::WEIGHTS`]).
+pub struct Tuned(pub &'static [i32; features::COUNT]);
+
+/// Sums the weights of the features as they are counted.
+struct Dot<'a>(&'a [i32; features::COUNT], i64);
+
+impl Sink for Dot<'_> {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        self.1 += i64::from(self.0[feature]) * i64::from(count);
+    }
+}
+
+impl Evaluator<Ataxx> for Tuned {
+    fn evaluate(&self, p: &Ataxx) -> i32 {
+        let mut dot = Dot(self.0, 0);
+        features::extract(p, &mut dot);
+        (dot.1 / i64::from(DIVISOR)) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, MoveBuffer};
+    use crate::games::ataxx::MoveList;
+    use rand::SeedableRng;
+    use rand::seq::IndexedRandom;
+
+    /// `positional`'s weights written as feature weights, as `weights.rs` held them
+    /// before the first fit.
+    const AS_FEATURES: [i32; features::COUNT] = [
+        100, 100, 80, 80, -20, -20, -16, -16, 8, 8, -3, -3, 0, 0, 0, 0, 0, 0,
+    ];
+
+    /// The features carry `positional`'s terms exactly: with its weights they score
+    /// every position of random games as it does (to within the rounding of one
+    /// division, taken at a different step), fade near the turn limit included.
+    #[test]
+    fn the_features_with_positional_weights_are_positional() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let (tuned, positional) = (Tuned(&AS_FEATURES), Positional(WEIGHTS));
+        let mut list = MoveList::default();
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut p = Ataxx::start();
+            while p.decided().is_none() {
+                let (a, b) = (tuned.evaluate(&p), positional.evaluate(&p));
+                assert!((a - b).abs() <= 1, "{a} against {b} in\n{p}");
+                checked += 1;
+                p.generate_moves(&mut list);
+                p.make(*list.as_slice().choose(&mut rng).unwrap());
+            }
+        }
+        assert!(checked > 2000, "{checked} positions");
     }
 }

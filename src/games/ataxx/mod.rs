@@ -34,12 +34,15 @@
 
 mod board;
 pub mod eval;
+pub mod features;
 mod movegen;
 pub mod nus;
 #[cfg(test)]
 mod reference;
 pub mod spec;
 mod text;
+pub mod tune;
+mod weights;
 
 use std::fmt;
 

@@ -1,17 +1,23 @@
 //! Ataxx in the registry: `--game ataxx`.
 
-use super::eval::{Material, Positional, WEIGHTS};
+use super::eval::{Material, Positional, Tuned, WEIGHTS};
 use super::{Ataxx, Side};
 use crate::spec::{BenchPosition, CourseProgram, Evaluation, GameSpec};
 
 pub struct AtaxxSpec;
 
-static EVALUATIONS: [Evaluation<Ataxx>; 2] = [
+static EVALUATIONS: [Evaluation<Ataxx>; 3] = [
     Evaluation {
         name: "positional",
         about: "Pieces, plus the best conversion waiting, exposed and safe pieces and \
                 holes next to own pieces, fading near the turn limit",
         evaluator: &Positional(WEIGHTS),
+    },
+    Evaluation {
+        name: "tuned",
+        about: "`positional`'s terms, squares only a jump reaches, parity and tempo, with \
+                opening and ending weights fitted to self-play results (`tune`)",
+        evaluator: &Tuned(&super::weights::WEIGHTS),
     },
     Evaluation {
         name: "material",
@@ -94,5 +100,18 @@ impl GameSpec for AtaxxSpec {
 
     fn perft(position: &mut Ataxx, depth: u32) -> u64 {
         position.perft_pairs(depth)
+    }
+
+    fn tune(files: &[std::path::PathBuf]) -> Option<Result<crate::spec::Tuning, String>> {
+        Some(super::tune::tune_files(files))
+    }
+
+    fn training_line(position: &Ataxx, first_score: f64, game: u64) -> Option<String> {
+        let sample = super::tune::Sample {
+            position: position.clone(),
+            black_score: first_score,
+            game,
+        };
+        Some(sample.to_line())
     }
 }

@@ -12,6 +12,7 @@
 
 use super::board::{Board, Color};
 use super::geometry::Geometry;
+pub use crate::fit::Sink;
 
 /// Distances to the goal row are bucketed `1..=DIST` (the last bucket holds all further).
 const DIST: usize = 9;
@@ -34,11 +35,6 @@ const SIDE: usize = RACE + NEAR;
 const TEMPO: usize = 2 * SIDE;
 /// The number of features.
 pub const COUNT: usize = TEMPO + 1;
-
-/// Receives feature counts.
-pub trait Sink {
-    fn add(&mut self, feature: usize, count: i32);
-}
 
 /// Feature names, in index order, for the tuner's report.
 pub fn names() -> Vec<String> {

@@ -3,28 +3,21 @@
 //! `selfplay --record FILE` writes every position of its games with the game's result.
 //! Since [`Tuned`](crate::games::breakthrough::eval::Tuned) is linear in its
 //! [`super::features`], the weights that best predict those results
-//! through a logistic curve are a logistic regression, solved here by Newton's method
-//! with a small ridge penalty (it keeps features that never occur at zero and the
-//! solution unique). A tenth of the games is held out to check the fit on games it has
-//! not seen, against the `improved` evaluation fitted the same way.
+//! through a logistic curve are a logistic regression ([`crate::fit`]). A tenth of the
+//! games is held out to check the fit on games it has not seen, against the `improved`
+//! evaluation fitted the same way.
 
-use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
+use crate::fit::{self, Sparse};
 use crate::game::Evaluator;
 use crate::games::breakthrough::eval::Improved;
-use crate::games::breakthrough::features::{self, COUNT, Sink};
+use crate::games::breakthrough::features::{self, COUNT};
 use crate::games::breakthrough::{Board, BoardSize, Color, Geometry};
 
 /// Evaluation units per logit: how the fitted weights are scaled into the search's
 /// integer scores (a pawn's weight then comes out between about 100 and 200).
 pub const SCALE: f64 = 200.0;
-/// The ridge penalty per position.
-const RIDGE: f64 = 1e-4;
-/// Newton steps; the fit converges in well under this many.
-const MAX_STEPS: usize = 30;
 
 /// One recorded position and the result of its game.
 #[derive(Clone, Debug)]
@@ -103,25 +96,6 @@ impl Sample {
     }
 }
 
-/// Reads positions files; returns the samples and the number of lines skipped as tactical.
-pub fn read(reader: impl BufRead) -> Result<(Vec<Sample>, usize), String> {
-    let mut out = Vec::new();
-    let mut tactical = 0;
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| format!("line {}: {e}", i + 1))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let s = Sample::from_line(&line).map_err(|e| format!("line {}: {e}", i + 1))?;
-        if s.is_tactical() {
-            tactical += 1;
-        } else {
-            out.push(s);
-        }
-    }
-    Ok((out, tactical))
-}
-
 /// The whole of `tune`: read the positions files, fit, and report the fit on held-out
 /// games next to `improved`'s, with the weights as Rust source naming the files.
 pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, String> {
@@ -143,7 +117,12 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, S
         100.0 * fit.improved_test_accuracy
     );
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    let source = weights_source(&fit, &format!("From: {}\n{report}", names.join(" ")));
+    let source = fit::weights_source(
+        "ggp-player tune",
+        &fit.weights,
+        &features::names(),
+        &format!("From: {}\n{report}", names.join(" ")),
+    );
     Ok(crate::spec::Tuning {
         data,
         report,
@@ -154,29 +133,7 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, S
 /// Reads the positions files at `paths` (from `selfplay --record`), all into one list;
 /// also returns the number of lines skipped as tactical.
 pub fn read_files(paths: &[impl AsRef<Path>]) -> Result<(Vec<Sample>, usize), String> {
-    let mut samples = Vec::new();
-    let mut tactical = 0;
-    for path in paths {
-        let path = path.as_ref();
-        let file = File::open(path)
-            .map_err(|e| format!("cannot open positions file {}: {e}", path.display()))?;
-        let (s, t) = read(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
-        samples.extend(s);
-        tactical += t;
-    }
-    Ok((samples, tactical))
-}
-
-/// A sparse feature vector.
-#[derive(Default)]
-struct Sparse(Vec<(u16, f64)>);
-
-impl Sink for Sparse {
-    fn add(&mut self, feature: usize, count: i32) {
-        if count != 0 {
-            self.0.push((feature as u16, f64::from(count)));
-        }
-    }
+    fit::read_files(paths, Sample::from_line, |s| !s.is_tactical())
 }
 
 /// The outcome of a fit.
@@ -194,175 +151,32 @@ pub struct Fit {
     pub improved_test_accuracy: f64,
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn log_loss(p: f64, y: f64) -> f64 {
-    let p = p.clamp(1e-12, 1.0 - 1e-12);
-    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-}
-
 /// Fits the weights on all games but every tenth, and measures on those.
 pub fn fit(samples: &[Sample]) -> Result<Fit, String> {
-    let held_out = |s: &Sample| s.game % 10 == 9;
-    let (test, train): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|s| held_out(s));
-    if train.is_empty() || test.is_empty() {
-        return Err(format!(
-            "too few games to fit: {} positions to train on, {} to test",
-            train.len(),
-            test.len()
-        ));
-    }
-    let vectors = |set: &[&Sample]| -> Vec<(Sparse, f64)> {
-        set.iter()
-            .map(|s| {
-                let mut v = Sparse::default();
-                features::extract(&s.board, &mut v);
-                (v, s.score())
-            })
-            .collect()
-    };
-    let (train_v, test_v) = (vectors(&train), vectors(&test));
-    let w = newton(&train_v);
-    let predict = |v: &Sparse| v.0.iter().map(|&(i, x)| w[i as usize] * x).sum::<f64>();
-    let (test_loss, test_accuracy) = measure(test_v.iter().map(|(v, y)| (predict(v), *y)));
-
-    // `improved`, with the one scale that fits it best on the same training games.
-    let improved = |set: &[&Sample]| -> Vec<(f64, f64)> {
-        set.iter()
-            .map(|s| (f64::from(Improved.evaluate(&s.board)), s.score()))
-            .collect()
-    };
-    let k = fit_scale(&improved(&train));
-    let (improved_test_loss, improved_test_accuracy) =
-        measure(improved(&test).into_iter().map(|(e, y)| (k * e, y)));
+    let f = fit::fit_held_out(
+        samples,
+        COUNT,
+        |s| s.game,
+        |s| {
+            let mut v = Sparse::default();
+            features::extract(&s.board, &mut v);
+            (v, s.score())
+        },
+        |s| f64::from(Improved.evaluate(&s.board)),
+    )?;
     Ok(Fit {
-        weights: w.iter().map(|x| (x * SCALE).round() as i32).collect(),
-        train_positions: train.len(),
-        test_positions: test.len(),
-        test_loss,
-        improved_test_loss,
-        test_accuracy,
-        improved_test_accuracy,
+        weights: f
+            .weights
+            .iter()
+            .map(|x| (x * SCALE).round() as i32)
+            .collect(),
+        train_positions: f.train_positions,
+        test_positions: f.test_positions,
+        test_loss: f.test_loss,
+        improved_test_loss: f.baseline_test_loss,
+        test_accuracy: f.test_accuracy,
+        improved_test_accuracy: f.baseline_test_accuracy,
     })
-}
-
-/// Mean log-loss and the share of decided positions predicted right, from (logit, score).
-fn measure(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
-    let (mut loss, mut n, mut right, mut decided) = (0.0, 0usize, 0usize, 0usize);
-    for (logit, y) in points {
-        loss += log_loss(sigmoid(logit), y);
-        n += 1;
-        if y != 0.5 {
-            decided += 1;
-            if (logit > 0.0) == (y > 0.5) {
-                right += 1;
-            }
-        }
-    }
-    (loss / n.max(1) as f64, right as f64 / decided.max(1) as f64)
-}
-
-/// Newton's method for the ridge-penalised logistic regression.
-fn newton(data: &[(Sparse, f64)]) -> Vec<f64> {
-    let n = data.len() as f64;
-    let mut w = vec![0.0; COUNT];
-    for _ in 0..MAX_STEPS {
-        let mut grad: Vec<f64> = w.iter().map(|&wi| 2.0 * RIDGE * n * wi).collect();
-        let mut hess = vec![vec![0.0; COUNT]; COUNT];
-        for (i, row) in hess.iter_mut().enumerate() {
-            row[i] = 2.0 * RIDGE * n;
-        }
-        for (v, y) in data {
-            let p = sigmoid(v.0.iter().map(|&(i, x)| w[i as usize] * x).sum());
-            let curvature = p * (1.0 - p);
-            for &(i, xi) in &v.0 {
-                grad[i as usize] += (p - y) * xi;
-                for &(j, xj) in &v.0 {
-                    hess[i as usize][j as usize] += curvature * xi * xj;
-                }
-            }
-        }
-        let step = solve(hess, grad);
-        let size = step.iter().map(|s| s.abs()).fold(0.0, f64::max);
-        for (wi, s) in w.iter_mut().zip(step) {
-            *wi -= s;
-        }
-        if size < 1e-7 {
-            break;
-        }
-    }
-    w
-}
-
-/// Solves `a x = b` for a symmetric positive definite `a` (Gaussian elimination with
-/// partial pivoting; the ridge keeps `a` well conditioned).
-fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
-    let n = b.len();
-    for col in 0..n {
-        let pivot = (col..n)
-            .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
-            .unwrap_or(col);
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        let (top, below) = a.split_at_mut(col + 1);
-        let pivot_row = &top[col];
-        for (r, row) in below.iter_mut().enumerate() {
-            let f = row[col] / pivot_row[col];
-            if f != 0.0 {
-                for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
-                    *x -= f * p;
-                }
-                b[col + 1 + r] -= f * b[col];
-            }
-        }
-    }
-    let mut x = vec![0.0; n];
-    for r in (0..n).rev() {
-        let s: f64 = (r + 1..n).map(|c| a[r][c] * x[c]).sum();
-        x[r] = (b[r] - s) / a[r][r];
-    }
-    x
-}
-
-/// The scale `k` that best fits `sigmoid(k * e)` to the scores (one-dimensional Newton).
-fn fit_scale(points: &[(f64, f64)]) -> f64 {
-    let mut k = 0.0;
-    for _ in 0..MAX_STEPS {
-        let (mut g, mut h) = (0.0, 1e-9);
-        for &(e, y) in points {
-            let p = sigmoid(k * e);
-            g += (p - y) * e;
-            h += p * (1.0 - p) * e * e;
-        }
-        k -= g / h;
-    }
-    k
-}
-
-/// The weights as a Rust source file (`src/games/breakthrough/weights.rs`), one commented line
-/// per feature.
-pub fn weights_source(fit: &Fit, provenance: &str) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "//! The tuned evaluation's weights, written by `ggp-player tune`."
-    );
-    let _ = writeln!(s, "//!");
-    for line in provenance.lines() {
-        let _ = writeln!(s, "//! {line}");
-    }
-    let _ = writeln!(s);
-    let _ = writeln!(s, "use super::features::COUNT;");
-    let _ = writeln!(s);
-    let _ = writeln!(s, "#[rustfmt::skip]");
-    let _ = writeln!(s, "pub const WEIGHTS: [i32; COUNT] = [");
-    for (w, name) in fit.weights.iter().zip(features::names()) {
-        let _ = writeln!(s, "    {w}, // {name}");
-    }
-    let _ = writeln!(s, "];");
-    s
 }
 
 #[cfg(test)]
@@ -398,24 +212,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn solve_recovers_a_known_system() {
-        let a = vec![
-            vec![4.0, 1.0, 0.5],
-            vec![1.0, 3.0, 0.2],
-            vec![0.5, 0.2, 2.0],
-        ];
-        let x = [1.0, -2.0, 0.5];
-        let b: Vec<f64> = a
-            .iter()
-            .map(|r| r.iter().zip(x).map(|(p, q)| p * q).sum())
-            .collect();
-        let got = solve(a, b);
-        for (g, w) in got.iter().zip(x) {
-            assert!((g - w).abs() < 1e-12, "{got:?}");
-        }
-    }
-
     /// Games whose results follow a known rule are fitted to that rule: here the side
     /// with more pawns wins (with some noise), so the fitted pawn weights must favour
     /// our pawns and penalise theirs, and the fit must predict better than chance.
@@ -439,7 +235,7 @@ mod tests {
                 }
             }
             let diff = pawns[0].count_ones() as f64 - pawns[1].count_ones() as f64;
-            let white_wins = rng.random_bool(sigmoid(0.8 * diff));
+            let white_wins = rng.random_bool(fit::sigmoid(0.8 * diff));
             let side = if rng.random_bool(0.5) {
                 Color::White
             } else {

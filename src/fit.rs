@@ -1,0 +1,323 @@
+//! Fitting a linear evaluation's weights to the results of games (Texel's method), for
+//! any game whose evaluation is a weighted sum of feature counts.
+//!
+//! Predicting a game's result from its positions through a logistic curve of the
+//! evaluation makes the best weights a logistic regression, solved here by Newton's
+//! method with a small ridge penalty (it keeps features that never occur at zero and the
+//! solution unique). A tenth of the games ([`held_out`]) is kept aside to measure the fit
+//! on games it has not seen. The games give their features and positions; this module
+//! knows none of them.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+/// The ridge penalty per position.
+const RIDGE: f64 = 1e-4;
+/// Newton steps; the fit converges in well under this many.
+const MAX_STEPS: usize = 30;
+
+/// Receives feature counts.
+pub trait Sink {
+    fn add(&mut self, feature: usize, count: i32);
+}
+
+/// A sparse feature vector.
+#[derive(Clone, Debug, Default)]
+pub struct Sparse(pub Vec<(u16, f64)>);
+
+impl Sink for Sparse {
+    fn add(&mut self, feature: usize, count: i32) {
+        if count != 0 {
+            self.0.push((feature as u16, f64::from(count)));
+        }
+    }
+}
+
+impl Sparse {
+    /// The weighted sum of the counts.
+    pub fn dot(&self, w: &[f64]) -> f64 {
+        self.0.iter().map(|&(i, x)| w[i as usize] * x).sum()
+    }
+
+    /// Every count multiplied by `k` (a feature counted in fractions of its unit).
+    pub fn scaled(mut self, k: f64) -> Sparse {
+        for (_, x) in &mut self.0 {
+            *x *= k;
+        }
+        self
+    }
+}
+
+/// Whether the positions of game `game` are held out of the fit to measure it. Both
+/// games of a self-play opening share its number, so none is trained on and tested on.
+pub fn held_out(game: u64) -> bool {
+    game % 10 == 9
+}
+
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn log_loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// Mean log-loss and the share of decided positions predicted right, from (logit, score).
+pub fn measure(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
+    let (mut loss, mut n, mut right, mut decided) = (0.0, 0usize, 0usize, 0usize);
+    for (logit, y) in points {
+        loss += log_loss(sigmoid(logit), y);
+        n += 1;
+        if y != 0.5 {
+            decided += 1;
+            if (logit > 0.0) == (y > 0.5) {
+                right += 1;
+            }
+        }
+    }
+    (loss / n.max(1) as f64, right as f64 / decided.max(1) as f64)
+}
+
+/// The weights (in logits per count) of `count` features that best predict the scores
+/// of `data` (feature vector, score of the side the features are seen from).
+pub fn newton(data: &[(Sparse, f64)], count: usize) -> Vec<f64> {
+    let n = data.len() as f64;
+    let mut w = vec![0.0; count];
+    for _ in 0..MAX_STEPS {
+        let mut grad: Vec<f64> = w.iter().map(|&wi| 2.0 * RIDGE * n * wi).collect();
+        let mut hess = vec![vec![0.0; count]; count];
+        for (i, row) in hess.iter_mut().enumerate() {
+            row[i] = 2.0 * RIDGE * n;
+        }
+        for (v, y) in data {
+            let p = sigmoid(v.dot(&w));
+            let curvature = p * (1.0 - p);
+            for &(i, xi) in &v.0 {
+                grad[i as usize] += (p - y) * xi;
+                for &(j, xj) in &v.0 {
+                    hess[i as usize][j as usize] += curvature * xi * xj;
+                }
+            }
+        }
+        let step = solve(hess, grad);
+        let size = step.iter().map(|s| s.abs()).fold(0.0, f64::max);
+        for (wi, s) in w.iter_mut().zip(step) {
+            *wi -= s;
+        }
+        if size < 1e-7 {
+            break;
+        }
+    }
+    w
+}
+
+/// Solves `a x = b` for a symmetric positive definite `a` (Gaussian elimination with
+/// partial pivoting; the ridge keeps `a` well conditioned).
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (top, below) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (r, row) in below.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            if f != 0.0 {
+                for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x -= f * p;
+                }
+                b[col + 1 + r] -= f * b[col];
+            }
+        }
+    }
+    let mut x = vec![0.0; n];
+    for r in (0..n).rev() {
+        let s: f64 = (r + 1..n).map(|c| a[r][c] * x[c]).sum();
+        x[r] = (b[r] - s) / a[r][r];
+    }
+    x
+}
+
+/// The scale `k` that best fits `sigmoid(k * e)` to the scores (one-dimensional Newton):
+/// how an evaluation that was not fitted is compared with one that was.
+pub fn fit_scale(points: &[(f64, f64)]) -> f64 {
+    let mut k = 0.0;
+    for _ in 0..MAX_STEPS {
+        let (mut g, mut h) = (0.0, 1e-9);
+        for &(e, y) in points {
+            let p = sigmoid(k * e);
+            g += (p - y) * e;
+            h += p * (1.0 - p) * e * e;
+        }
+        k -= g / h;
+    }
+    k
+}
+
+/// A fit's weights (logits per count) and how it and a baseline evaluation predict the
+/// held-out games: mean log-loss (nats), and the share of decided positions whose winner
+/// the sign names.
+pub struct Fitted {
+    pub weights: Vec<f64>,
+    pub train_positions: usize,
+    pub test_positions: usize,
+    pub test_loss: f64,
+    pub test_accuracy: f64,
+    pub baseline_test_loss: f64,
+    pub baseline_test_accuracy: f64,
+}
+
+/// Fits `count` weights to the samples of all games but every tenth ([`held_out`]) and
+/// measures them on the rest, beside a `baseline` evaluation scaled to fit as well as it
+/// can. `game` numbers a sample's game; `features` gives its counts and the score of the
+/// side they are seen from; `baseline` its evaluation from the same side.
+pub fn fit_held_out<T>(
+    samples: &[T],
+    count: usize,
+    game: impl Fn(&T) -> u64,
+    features: impl Fn(&T) -> (Sparse, f64),
+    baseline: impl Fn(&T) -> f64,
+) -> Result<Fitted, String> {
+    let (test, train): (Vec<&T>, Vec<&T>) = samples.iter().partition(|s| held_out(game(s)));
+    if train.is_empty() || test.is_empty() {
+        return Err(format!(
+            "too few games to fit: {} positions to train on, {} to test",
+            train.len(),
+            test.len()
+        ));
+    }
+    let vectors = |set: &[&T]| -> Vec<(Sparse, f64)> { set.iter().map(|s| features(s)).collect() };
+    let (train_v, test_v) = (vectors(&train), vectors(&test));
+    let weights = newton(&train_v, count);
+    let (test_loss, test_accuracy) = measure(test_v.iter().map(|(v, y)| (v.dot(&weights), *y)));
+    let base = |set: &[&T], v: &[(Sparse, f64)]| -> Vec<(f64, f64)> {
+        set.iter()
+            .zip(v)
+            .map(|(s, (_, y))| (baseline(s), *y))
+            .collect()
+    };
+    let k = fit_scale(&base(&train, &train_v));
+    let (baseline_test_loss, baseline_test_accuracy) =
+        measure(base(&test, &test_v).into_iter().map(|(e, y)| (k * e, y)));
+    Ok(Fitted {
+        weights,
+        train_positions: train.len(),
+        test_positions: test.len(),
+        test_loss,
+        test_accuracy,
+        baseline_test_loss,
+        baseline_test_accuracy,
+    })
+}
+
+/// Reads the positions files at `paths` (written by `selfplay --record`), one sample a
+/// line by `parse`, keeping those `keep` accepts; also returns the number left out.
+pub fn read_files<T>(
+    paths: &[impl AsRef<Path>],
+    parse: impl Fn(&str) -> Result<T, String>,
+    keep: impl Fn(&T) -> bool,
+) -> Result<(Vec<T>, usize), String> {
+    let mut samples = Vec::new();
+    let mut left_out = 0;
+    for path in paths {
+        let path = path.as_ref();
+        let file = File::open(path)
+            .map_err(|e| format!("cannot open positions file {}: {e}", path.display()))?;
+        for (i, line) in BufReader::new(file).lines().enumerate() {
+            let at = |e: String| format!("{} line {}: {e}", path.display(), i + 1);
+            let line = line.map_err(|e| at(e.to_string()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let sample = parse(&line).map_err(at)?;
+            if keep(&sample) {
+                samples.push(sample);
+            } else {
+                left_out += 1;
+            }
+        }
+    }
+    Ok((samples, left_out))
+}
+
+/// Fitted `weights` as a Rust source file (a game's `weights.rs`), one line per feature
+/// named by `names`, headed by the `command` that wrote it and the fit's `provenance`.
+pub fn weights_source(
+    command: &str,
+    weights: &[i32],
+    names: &[String],
+    provenance: &str,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "//! The tuned evaluation's weights, written by `{command}`."
+    );
+    let _ = writeln!(s, "//!");
+    for line in provenance.lines() {
+        let _ = writeln!(s, "//! {line}");
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(s, "use super::features::COUNT;");
+    let _ = writeln!(s);
+    let _ = writeln!(s, "#[rustfmt::skip]");
+    let _ = writeln!(s, "pub const WEIGHTS: [i32; COUNT] = [");
+    for (w, name) in weights.iter().zip(names) {
+        let _ = writeln!(s, "    {w}, // {name}");
+    }
+    let _ = writeln!(s, "];");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solve_recovers_a_known_system() {
+        let a = vec![
+            vec![4.0, 1.0, 0.5],
+            vec![1.0, 3.0, 0.2],
+            vec![0.5, 0.2, 2.0],
+        ];
+        let x = [1.0, -2.0, 0.5];
+        let b: Vec<f64> = a
+            .iter()
+            .map(|r| r.iter().zip(x).map(|(p, q)| p * q).sum())
+            .collect();
+        let got = solve(a, b);
+        for (g, w) in got.iter().zip(x) {
+            assert!((g - w).abs() < 1e-12, "{got:?}");
+        }
+    }
+
+    /// Results drawn from a known logistic rule are fitted back to that rule.
+    #[test]
+    fn newton_recovers_the_weights_that_made_the_results() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let truth = [0.7, -0.4, 0.0];
+        let data: Vec<(Sparse, f64)> = (0..20_000)
+            .map(|_| {
+                let mut v = Sparse::default();
+                for i in 0..3 {
+                    v.add(i, rng.random_range(-3..=3));
+                }
+                let y = f64::from(u8::from(rng.random_bool(sigmoid(v.dot(&truth)))));
+                (v, y)
+            })
+            .collect();
+        let w = newton(&data, 3);
+        for (got, want) in w.iter().zip(truth) {
+            assert!((got - want).abs() < 0.05, "{w:?}");
+        }
+        let (loss, accuracy) = measure(data.iter().map(|(v, y)| (v.dot(&w), *y)));
+        assert!(loss < 0.6 && accuracy > 0.7, "{loss} {accuracy}");
+    }
+}
