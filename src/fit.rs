@@ -23,6 +23,32 @@ pub trait Sink {
     fn add(&mut self, feature: usize, count: i32);
 }
 
+/// Collects dense counts, for tests that check features by hand.
+#[cfg(test)]
+pub struct Counts(pub Vec<i32>);
+
+#[cfg(test)]
+impl Sink for Counts {
+    fn add(&mut self, feature: usize, count: i32) {
+        self.0[feature] += count;
+    }
+}
+
+/// Reads a record line's game number.
+pub fn parse_game(field: &str) -> Result<u64, String> {
+    field
+        .parse()
+        .map_err(|_| format!("bad game number {field:?}"))
+}
+
+/// Reads a record line's score of a game: 1, 0.5 or 0.
+pub fn parse_score(field: &str) -> Result<f64, String> {
+    match field.parse::<f64>() {
+        Ok(score) if [0.0, 0.5, 1.0].contains(&score) => Ok(score),
+        _ => Err(format!("bad score {field:?}: expected 1, 0.5 or 0")),
+    }
+}
+
 /// A sparse feature vector.
 #[derive(Clone, Debug, Default)]
 pub struct Sparse(pub Vec<(u16, f64)>);

@@ -95,16 +95,8 @@ pub fn extract(p: &Ataxx, sink: &mut impl Sink) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fit::Counts;
     use crate::games::ataxx::Side;
-
-    /// Collects counts into a vector.
-    struct Counts(Vec<i32>);
-
-    impl Sink for Counts {
-        fn add(&mut self, feature: usize, count: i32) {
-            self.0[feature] += count;
-        }
-    }
 
     fn counts(p: &Ataxx) -> Vec<i32> {
         let mut c = Counts(vec![0; COUNT]);

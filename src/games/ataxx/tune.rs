@@ -47,9 +47,7 @@ impl Sample {
         let [game, black, white, side, ply, score] = f[..] else {
             return Err(format!("expected 6 fields, found {}", f.len()));
         };
-        let game = game
-            .parse()
-            .map_err(|_| format!("bad game number {game:?}"))?;
+        let game = crate::fit::parse_game(game)?;
         let pieces = |s: &str| match u64::from_str_radix(s, 16) {
             Ok(p) if p & !FULL == 0 => Ok(p),
             _ => Err(format!("bad pieces {s:?}: not a 7x7 board in hex")),
@@ -67,10 +65,7 @@ impl Sample {
             Ok(p) if p < PLY_LIMIT => p,
             _ => return Err(format!("bad ply {ply:?}: expected 0 to {}", PLY_LIMIT - 1)),
         };
-        let black_score: f64 = score.parse().map_err(|_| format!("bad score {score:?}"))?;
-        if ![0.0, 0.5, 1.0].contains(&black_score) {
-            return Err(format!("bad score {score:?}: expected 1, 0.5 or 0"));
-        }
+        let black_score = crate::fit::parse_score(score)?;
         Ok(Sample {
             position: Ataxx::new(black, white, side, ply),
             black_score,

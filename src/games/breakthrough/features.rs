@@ -163,15 +163,7 @@ fn cone(g: &Geometry, color: Color, p: u128) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Collects counts into a vector.
-    struct Counts(Vec<i32>);
-
-    impl Sink for Counts {
-        fn add(&mut self, feature: usize, count: i32) {
-            self.0[feature] += count;
-        }
-    }
+    use crate::fit::Counts;
 
     fn counts(diagram: &str, side: Color) -> Vec<i32> {
         let board = Board::from_diagram(diagram, side).unwrap();

@@ -52,9 +52,7 @@ impl Sample {
         let [game, size, side, white, black, score] = f[..] else {
             return Err(format!("expected 6 fields, found {}", f.len()));
         };
-        let game = game
-            .parse()
-            .map_err(|_| format!("bad game number {game:?}"))?;
+        let game = crate::fit::parse_game(game)?;
         let size: BoardSize = size.parse().map_err(|e| format!("{e}"))?;
         let side = match side {
             "w" => Color::White,
@@ -70,10 +68,7 @@ impl Sample {
         if pawns[0] & pawns[1] != 0 {
             return Err("white and black pawns overlap".to_string());
         }
-        let white_score: f64 = score.parse().map_err(|_| format!("bad score {score:?}"))?;
-        if ![0.0, 0.5, 1.0].contains(&white_score) {
-            return Err(format!("bad score {score:?}: expected 1, 0.5 or 0"));
-        }
+        let white_score = crate::fit::parse_score(score)?;
         Ok(Sample {
             board: Board::from_parts(geo, pawns, side),
             white_score,
