@@ -228,7 +228,7 @@ class Tree:
             for child, info, (least, most) in zip(node.children, reported,
                                                   self.child_bounds(node)):
                 child.key, child.least, child.most = info["key"], least, most
-                self.seen_draw |= 1 in (least, most) and least <= most
+                self.seen_draw |= 1 in (least, most)
                 self.join_twin(child)
         for child in node.children:
             self.numbers(child)
