@@ -144,7 +144,7 @@ def test_a_disproved_win_with_a_draw_seen_asks_for_the_draw():
     deeper.expand(deeper.root)
     first = deeper.root.children[0]
     deeper.record(first, report("unknown"))
-    assert deeper.next_budget(first) == 200, "beyond the plies a leaf's budget doubles"
+    assert deeper.next_budget(first) == 400, "beyond the plies a leaf's budget grows"
     for child in deeper.root.children:
         deeper.record(child, report("win"))
     assert deeper.answer() == "loss", "no draw seen: not winning is losing"
