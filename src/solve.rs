@@ -65,6 +65,23 @@ pub struct JobReport {
     pub line: Vec<String>,
     /// The legal moves at the position, in the game's notation.
     pub moves: Vec<String>,
+    /// The positions `moves` lead to, in the same order.
+    pub children: Vec<ChildReport>,
+}
+
+/// A position one move on from a job's: its key, so that a caller sees which positions
+/// are one though reached by different moves (a position and its mirror image share a
+/// key and a value), and what the job's solve proved about its value for the side to
+/// move there before it stopped (alpha-beta only; the bounds left out are the trivial
+/// ones), so that a caller splitting the job's position does not prove it again.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChildReport {
+    /// The key, 16 hexadecimal digits.
+    pub key: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<Outcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_most: Option<Outcome>,
 }
 
 impl SolveJob<'_> {
@@ -194,6 +211,7 @@ impl SolveJob<'_> {
                 seconds: s.time.as_secs_f64(),
                 line: move_names(&root, &s.line),
                 moves: legal_moves(&root),
+                children: children(&root, table.as_ref()),
             };
             print(serde_json::to_string(&report).map_err(|e| e.to_string())?);
             if s.value.is_none() {
@@ -324,6 +342,31 @@ fn move_names<G: Game>(root: &G, pv: &[G::Move]) -> Vec<String> {
         b.make(m);
     }
     words
+}
+
+/// The children of `position` in the order of [`legal_moves`], with what `table` (or
+/// the game) proves about each.
+fn children<G: Game>(position: &G, table: Option<&search::ProofTable>) -> Vec<ChildReport> {
+    if game::result(position).is_some() {
+        return Vec::new();
+    }
+    let mut list = G::MoveList::default();
+    position.generate_moves(&mut list);
+    let mut child = position.clone();
+    list.as_slice()
+        .iter()
+        .map(|&m| {
+            child.make(m);
+            let bounds = search::proven_bounds(&child, table);
+            let report = ChildReport {
+                key: format!("{:016x}", search::position_key(&child)),
+                at_least: bounds.map(|b| b.0).filter(|&o| o != Outcome::Loss),
+                at_most: bounds.map(|b| b.1).filter(|&o| o != Outcome::Win),
+            };
+            child.unmake(m);
+            report
+        })
+        .collect()
 }
 
 /// The legal moves at `position` in the game's notation; none once the game is over.

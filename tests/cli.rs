@@ -175,6 +175,15 @@ fn solve_json_answers_a_job_in_one_line() {
     let moves = start["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 10, "{start}");
     assert!(!start["line"].as_array().unwrap().is_empty());
+    // Each move's position, with what the solve proved of it: a win for black after
+    // every first move; a first move and its mirror image lead to one key.
+    let children = start["children"].as_array().unwrap();
+    assert_eq!(children.len(), 10, "{start}");
+    assert!(children.iter().all(|c| c["at_least"] == "win"), "{start}");
+    assert_eq!(moves[0], "(move 1 2 1 3)");
+    assert_eq!(moves[3], "(move 4 2 4 3)");
+    assert_eq!(children[0]["key"], children[3]["key"]);
+    assert_ne!(children[0]["key"], children[1]["key"]);
     // After any first move black is to move and wins: the value is for black.
     let first = moves[3].as_str().unwrap();
     let after = json(&[
@@ -204,6 +213,7 @@ fn solve_json_answers_a_job_in_one_line() {
     assert_eq!(unknown["value"], "unknown");
     assert!(unknown["line"].as_array().unwrap().is_empty());
     assert_eq!(unknown["moves"].as_array().unwrap().len(), 13);
+    assert_eq!(unknown["children"].as_array().unwrap().len(), 13);
     let nodes = unknown["nodes"].as_u64().unwrap();
     assert!((20000..20000 + 2 * 4096).contains(&nodes), "{unknown}");
     // Without --json the same budget is an error that says so.

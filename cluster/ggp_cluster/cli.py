@@ -98,7 +98,7 @@ def solve_parser() -> argparse.ArgumentParser:
                    help="solve the position after these moves (repeat, in order)")
     p.add_argument("--plies", type=int, default=4,
                    help="depth of the tree: leaves this far below the root are rerun with "
-                   "a doubled budget instead of split (default 4)")
+                   "four times the budget instead of split (default 4)")
     p.add_argument("--nodes", type=int, default=1 << 20, metavar="B",
                    help="a leaf's first budget in nodes (default 1048576)")
     p.add_argument("--job-time", type=float, default=1e6, metavar="S",

@@ -16,7 +16,7 @@ from typing import TextIO
 from distributed import Client, Future, get_worker, wait
 
 from .driver import RESOURCE, DriverError, check_workers
-from .pns import Journal, Node, Problem, Tree
+from .pns import Journal, Node, Problem, Tree, walk_nodes
 
 # A job searches on one thread, so it takes one core.
 JOB_CORES = 1
@@ -129,22 +129,16 @@ def solve(
 
 def progress(tree: Tree, running: int, elapsed: float) -> str:
     root = tree.root
-    largest = max(n.budget for n in walk(tree.root))
+    largest = max(n.budget for n in walk_nodes(tree.root))
     return (
         f"{elapsed:.0f} s: {tree.jobs} jobs ({running} running, {tree.job_nodes / 1e6:.1f} M nodes), "
-        f"tree of {tree.size()} positions, question: can the side to move {tree.target}? "
+        f"tree of {tree.size()} positions ({tree.twins()} standing for another), question: can the side to move {tree.target}? "
         f"pn {fmt(root.pn)} dn {fmt(root.dn)}, largest budget spent {largest}"
     )
 
 
 def fmt(x: float) -> str:
     return "inf" if x == float("inf") else f"{x:g}"
-
-
-def walk(node: Node):
-    yield node
-    for child in node.children or ():
-        yield from walk(child)
 
 
 def summary(tree: Tree, value: str, seconds: float, driver_cpu: float, resumed: int) -> dict:
@@ -163,6 +157,7 @@ def summary(tree: Tree, value: str, seconds: float, driver_cpu: float, resumed: 
         "seconds": round(seconds, 3),
         "driver_cpu_seconds": round(driver_cpu, 3),
         "tree_positions": tree.size(),
+        "twin_positions": tree.twins(),
     }
 
 

@@ -77,9 +77,12 @@ def test_the_job_level_value_is_the_single_machine_solvers(
     assert len(workers) == 2
 
 
-def report(value: str, moves=("a", "b"), budget=100) -> dict:
-    return {"value": value, "nodes": budget, "seconds": 0.1, "moves": list(moves),
+def report(value: str, moves=("a", "b"), budget=100, children=None) -> dict:
+    line = {"value": value, "nodes": budget, "seconds": 0.1, "moves": list(moves),
             "budget": budget, "to_move": "white"}
+    if children is not None:
+        line["children"] = children
+    return line
 
 
 def test_proof_numbers_pick_the_cheapest_leaf_and_settle_the_root():
@@ -103,6 +106,30 @@ def test_proof_numbers_pick_the_cheapest_leaf_and_settle_the_root():
     assert tree.answer() == "win"
 
 
+def test_a_position_reached_twice_is_solved_once_and_proven_children_not_at_all():
+    tree = Tree(Problem("5x5", None, "breakthrough", [], 2, 100))
+    # After a and c the defender is in one position (key 1); after b the job proved the
+    # defender at least draws: b is no win for the attacker.
+    tree.record(tree.root, report("unknown", moves="abc", children=[
+        {"key": "1"}, {"key": "2", "at_least": "draw"}, {"key": "1"}]))
+    tree.expand(tree.root)
+    a, b, c = tree.root.children
+    assert c.twin is a and a.twin is None and b.twin is None
+    assert (b.pn, b.dn) == (INF, 0), "b is settled without a job"
+    assert tree.root.dn == 1 + 1, "a and c are one position: c adds a's number again"
+    a.running = True
+    assert tree.select() is None, "c is a, which is running: nothing else to run"
+    a.running = False
+    # The defender's job at a, unknown, proved the attacker wins after y: two of its
+    # three replies are left open.
+    tree.record(a, report("unknown", moves="xyz", budget=400, children=[
+        {"key": "3"}, {"key": "4", "at_least": "win"}, {"key": "5"}]))
+    assert (a.pn, a.dn) == (8, 4), "two open replies, each of a's effort, to prove"
+    assert (c.pn, c.dn) == (a.pn, a.dn)
+    tree.record(a, report("loss"))  # the defender loses at a: so at c too
+    assert (c.pn, c.dn) == (0, INF) and tree.answer() == "win"
+
+
 def test_a_disproved_win_with_a_draw_seen_asks_for_the_draw():
     tree = Tree(Problem("5x5", None, "breakthrough", [], 1, 100))
     tree.record(tree.root, report("unknown"))
@@ -117,7 +144,7 @@ def test_a_disproved_win_with_a_draw_seen_asks_for_the_draw():
     deeper.expand(deeper.root)
     first = deeper.root.children[0]
     deeper.record(first, report("unknown"))
-    assert deeper.next_budget(first) == 200, "beyond the plies a leaf's budget doubles"
+    assert deeper.next_budget(first) == 400, "beyond the plies a leaf's budget grows"
     for child in deeper.root.children:
         deeper.record(child, report("win"))
     assert deeper.answer() == "loss", "no draw seen: not winning is losing"

@@ -22,8 +22,8 @@ pub struct SolveArgs {
     pub nodes: Option<u64>,
     /// Print the answer as one line of JSON: the board, variant, moves (--after), the
     /// side to move, its value (win, draw, loss or, when --time or --nodes ran out first,
-    /// unknown, which is then no error), nodes, seconds, a line that keeps the value, and
-    /// the legal moves at the position.
+    /// unknown, which is then no error), nodes, seconds, a line that keeps the value, the
+    /// legal moves at the position and what is known of the position after each.
     #[arg(long)]
     pub json: bool,
     /// Transposition table size in MiB.

@@ -29,6 +29,12 @@ pub(super) fn key_of<G: Game>(game: &G) -> (u64, bool) {
     }
 }
 
+/// The solvers' key of `game`'s position ([`key_of`]) without the mirror flag: two
+/// positions with one key have one value.
+pub fn position_key<G: Game>(game: &G) -> u64 {
+    key_of(game).0
+}
+
 /// Entries of a table bucket: a new entry replaces the one of least work.
 pub(super) const WAYS: usize = 4;
 

@@ -285,6 +285,25 @@ pub fn keeping_moves<G: Game>(
     Some(Keeping { value, moves })
 }
 
+/// What is proven about `position`'s value for its side to move, as the least and most
+/// it can be: from the game when it is over or won in one move, else from the solver's
+/// `table`, if given and holding it. `None` when nothing is. A caller that splits a
+/// position into its children learns this way what a solve of the position proved about
+/// each of them before it stopped.
+pub fn proven_bounds<G: Game>(
+    position: &G,
+    table: Option<&ProofTable>,
+) -> Option<(Outcome, Outcome)> {
+    if let Some(o) = crate::game::result(position) {
+        return Some((o, o));
+    }
+    if position.can_win_now() {
+        return Some((Outcome::Win, Outcome::Win));
+    }
+    let p = Proven::unpack(table?.get(key_of(position).0)?);
+    Some((outcome_of(p.least), outcome_of(p.most)))
+}
+
 /// Slots of the marks of moves being searched (with more than one thread).
 const BUSY_SLOTS: usize = 1 << 16;
 /// Plies from the root within which a thread puts off a move another is searching:
@@ -786,6 +805,14 @@ fn value_of(o: Outcome) -> i32 {
         Outcome::Win => 1,
         Outcome::Loss => -1,
         Outcome::Draw => 0,
+    }
+}
+
+fn outcome_of(v: i32) -> Outcome {
+    match v {
+        1 => Outcome::Win,
+        0 => Outcome::Draw,
+        _ => Outcome::Loss,
     }
 }
 
