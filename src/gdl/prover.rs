@@ -15,7 +15,8 @@ use super::error::GdlError;
 use super::eval::{MAX_FACTS, MAX_STEPS, Overflow, Scratch, Stratum, Tables, eval_stratum};
 use super::hash::FastMap;
 use super::plan::{Pat, Registry, RelId, SizeEstimate, compile};
-use super::rules::{Literal, RAtom, Rule, parse_rules};
+use super::rules::{Literal, RAtom, Rule};
+use super::split::read_rules;
 use super::strata::components;
 use super::table::Table;
 use super::term::{
@@ -130,7 +131,7 @@ impl Evaluation<'_> {
 impl Program {
     pub fn compile(items: &[Sexpr]) -> Result<Program, GdlError> {
         let mut symbols = Symbols::default();
-        let rules = parse_rules(items, &mut symbols)?;
+        let rules = read_rules(items, &mut symbols)?;
         Program::from_rules(&rules, symbols)
     }
 

@@ -117,7 +117,8 @@ enum Formula {
     Or(Vec<Formula>),
 }
 
-/// Reads every fact and rule; symbols go into `symbols`.
+/// Reads every fact and rule as written; symbols go into `symbols`. The models read
+/// rules through [`super::split::read_rules`], which also splits what needs it.
 pub(crate) fn parse_rules(items: &[Sexpr], symbols: &mut Symbols) -> Result<Vec<Rule>, GdlError> {
     let mut rules = Vec::new();
     for item in items {
@@ -129,7 +130,7 @@ pub(crate) fn parse_rules(items: &[Sexpr], symbols: &mut Symbols) -> Result<Vec<
         };
         p.parse(&mut rules)?;
     }
-    Ok(super::split::split_negated_recursion(rules, symbols))
+    Ok(rules)
 }
 
 struct RuleParser<'a> {

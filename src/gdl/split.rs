@@ -12,10 +12,12 @@
 //! they are not (`(<= (p 1) (not (p 2)))` with `(<= (p 2) (not (p 1)))`), the compiler
 //! refuses them as before.
 
+use super::error::GdlError;
 use super::hash::FastMap;
-use super::rules::{Literal, MAX_ALTERNATIVES, RAtom, RTerm, Rule};
+use super::rules::{Literal, MAX_ALTERNATIVES, RAtom, RTerm, Rule, parse_rules};
 use super::strata::components;
 use super::term::{SymId, Symbols};
+use crate::sexpr::Sexpr;
 
 /// A relation: its name and arity.
 type Rel = (SymId, usize);
@@ -80,6 +82,13 @@ fn negated_in_own_recursion(rules: &[Rule]) -> Vec<Rel> {
         .filter(|&r| bad.contains(&comp_of[r]))
         .map(|r| rels[r])
         .collect()
+}
+
+/// Reads every fact and rule ([`parse_rules`]), with the relations negated inside their
+/// own recursion split, as both models need them.
+pub(crate) fn read_rules(items: &[Sexpr], symbols: &mut Symbols) -> Result<Vec<Rule>, GdlError> {
+    let rules = parse_rules(items, symbols)?;
+    Ok(split_negated_recursion(rules, symbols))
 }
 
 /// `rules` with every relation negated inside its own recursion split by its heads'

@@ -19,9 +19,9 @@
 //! weight tried, so the evaluation leaves them out.
 
 use super::Ataxx;
-use super::board::{FULL, grow, max_count, neighbour_counts};
+use super::board::{FULL, grow};
 use super::features::{self, DIVISOR, Sink};
-use super::movegen::reach;
+use super::movegen::{best_gain, reach};
 use crate::game::Evaluator;
 
 /// One piece.
@@ -66,18 +66,6 @@ pub const WEIGHTS: Weights = Weights {
 
 /// Material plus the one-ply outlook described in the module documentation.
 pub struct Positional(pub Weights);
-
-/// The best gain in piece difference of the side with pieces `own` against `opp` in one
-/// move: a clone gains its piece and twice what it converts, a jump twice what it converts.
-/// The conversions of every square are counted at once ([`neighbour_counts`]).
-pub(super) fn best_gain(own: u64, opp: u64, empty: u64) -> i32 {
-    let clone_to = grow(own) & empty;
-    let jump_to = reach(own) & empty & !clone_to;
-    let counts = neighbour_counts(opp);
-    let by_clone = max_count(&counts, clone_to).map_or(0, |c| 1 + 2 * c as i32);
-    let by_jump = max_count(&counts, jump_to).map_or(0, |c| 2 * c as i32);
-    by_clone.max(by_jump)
-}
 
 /// What the side with pieces `own` has on the board apart from material, against `opp`.
 fn outlook(w: &Weights, own: u64, opp: u64, empty: u64) -> i32 {

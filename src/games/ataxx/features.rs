@@ -21,8 +21,7 @@
 
 use super::Ataxx;
 use super::board::{FULL, grow};
-use super::eval::best_gain;
-use super::movegen::reach;
+use super::movegen::{best_gain, reach};
 pub use crate::fit::Sink;
 
 /// The empty squares of the start: the phase is all opening from here up.

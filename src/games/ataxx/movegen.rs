@@ -5,7 +5,9 @@
 //! the course, which counts from-to pairs, with its last ply counted from the tables
 //! without making or listing a move.
 
-use super::board::{JUMP_TARGETS, MOVES, NEIGHBOURS, grow, jump_reach, squares};
+use super::board::{
+    JUMP_TARGETS, MOVES, NEIGHBOURS, grow, jump_reach, max_count, neighbour_counts, squares,
+};
 use super::{Ataxx, Move, MoveList};
 use crate::game::{Game, MoveBuffer};
 
@@ -116,4 +118,15 @@ impl Ataxx {
             }
         }
     }
+}
+/// The best gain in piece difference of the side with pieces `own` against `opp` in one
+/// move: a clone gains its piece and twice what it converts, a jump twice what it converts.
+/// The conversions of every square are counted at once ([`neighbour_counts`]).
+pub fn best_gain(own: u64, opp: u64, empty: u64) -> i32 {
+    let clone_to = grow(own) & empty;
+    let jump_to = reach(own) & empty & !clone_to;
+    let counts = neighbour_counts(opp);
+    let by_clone = max_count(&counts, clone_to).map_or(0, |c| 1 + 2 * c as i32);
+    let by_jump = max_count(&counts, jump_to).map_or(0, |c| 2 * c as i32);
+    by_clone.max(by_jump)
 }

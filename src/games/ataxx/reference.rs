@@ -66,7 +66,7 @@ pub fn perft_pairs(p: &mut Ataxx, depth: u32) -> u64 {
 }
 
 /// The best gain in piece difference of `own` against `opp` in one move, one target
-/// square at a time (`eval::best_gain`).
+/// square at a time (`movegen::best_gain`).
 pub fn best_gain(own: u64, opp: u64, empty: u64) -> i32 {
     let clone_to = grow(own) & empty;
     let mut best = 0;

@@ -191,7 +191,7 @@ fn the_generator_matches_the_one_it_replaced_on_random_positions() {
             assert_eq!(count, u64::from((board::NEIGHBOURS[sq] & opp).count_ones()));
         }
         assert_eq!(
-            super::eval::best_gain(own, opp, p.empty()),
+            super::movegen::best_gain(own, opp, p.empty()),
             reference::best_gain(own, opp, p.empty()),
             "\n{p}"
         );

@@ -27,7 +27,7 @@ use std::sync::atomic::AtomicBool;
 use rand::RngExt;
 
 use super::prover::Program;
-use super::rules::parse_rules;
+use super::split::read_rules;
 use super::term::{Store, Term, TermId, TermTable};
 use super::{Analysis, PlayoutLimit, State, highest_goal};
 use crate::rng::Rng;
@@ -97,7 +97,7 @@ impl Propnet {
     /// saying why when the rules cannot be grounded within the size bound.
     pub fn build(rules: &[Sexpr], prog: &Program, roles: &[Term]) -> Result<Propnet, String> {
         let mut symbols = prog.symbols.clone();
-        let parsed = parse_rules(rules, &mut symbols).map_err(|e| e.to_string())?;
+        let parsed = read_rules(rules, &mut symbols).map_err(|e| e.to_string())?;
         let mut g = ground::ground(parsed, symbols)?;
         let real = &prog.terms;
         let mut fluents: Vec<(Term, TermId)> = g
