@@ -273,13 +273,20 @@ pub fn read_files<T>(
 }
 
 /// Fitted `weights` as a Rust source file (a game's `weights.rs`), one line per feature
-/// named by `names`, headed by the `command` that wrote it and the fit's `provenance`.
+/// named by `names`, headed by the `command` that wrote it, the positions `files` it
+/// read and its `report`.
 pub fn weights_source(
     command: &str,
     weights: &[i32],
     names: &[String],
-    provenance: &str,
+    files: &[impl AsRef<Path>],
+    report: &str,
 ) -> String {
+    let files: Vec<String> = files
+        .iter()
+        .map(|p| p.as_ref().display().to_string())
+        .collect();
+    let provenance = format!("From: {}\n{report}", files.join(" "));
     let mut s = String::new();
     let _ = writeln!(
         s,

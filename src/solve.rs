@@ -201,6 +201,7 @@ impl SolveJob<'_> {
         let mover = S::SIDES[self.after.len() % 2];
         if self.json {
             let variant = self.variant.unwrap_or(S::VARIANTS[0]).to_ascii_lowercase();
+            let (moves, children) = moves_and_children(&root, table.as_ref());
             let report = JobReport {
                 board: size.to_owned(),
                 variant,
@@ -210,8 +211,8 @@ impl SolveJob<'_> {
                 nodes: s.nodes,
                 seconds: s.time.as_secs_f64(),
                 line: move_names(&root, &s.line),
-                moves: legal_moves(&root),
-                children: children(&root, table.as_ref()),
+                moves,
+                children,
             };
             print(serde_json::to_string(&report).map_err(|e| e.to_string())?);
             if s.value.is_none() {
@@ -344,11 +345,15 @@ fn move_names<G: Game>(root: &G, pv: &[G::Move]) -> Vec<String> {
     words
 }
 
-/// The children of `position` in the order of [`legal_moves`], with what `table` (or
-/// the game) proves about each.
-fn children<G: Game>(position: &G, table: Option<&search::ProofTable>) -> Vec<ChildReport> {
+/// The legal moves at `position` in the game's notation (none once the game is over),
+/// and the positions they lead to, in the same order, with what `table` (or the game)
+/// proves about each.
+fn moves_and_children<G: Game>(
+    position: &G,
+    table: Option<&search::ProofTable>,
+) -> (Vec<String>, Vec<ChildReport>) {
     if game::result(position).is_some() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let mut list = G::MoveList::default();
     position.generate_moves(&mut list);
@@ -356,6 +361,7 @@ fn children<G: Game>(position: &G, table: Option<&search::ProofTable>) -> Vec<Ch
     list.as_slice()
         .iter()
         .map(|&m| {
+            let name = position.move_name(m);
             child.make(m);
             let bounds = search::proven_bounds(&child, table);
             let report = ChildReport {
@@ -364,22 +370,9 @@ fn children<G: Game>(position: &G, table: Option<&search::ProofTable>) -> Vec<Ch
                 at_most: bounds.map(|b| b.1).filter(|&o| o != Outcome::Win),
             };
             child.unmake(m);
-            report
+            (name, report)
         })
-        .collect()
-}
-
-/// The legal moves at `position` in the game's notation; none once the game is over.
-fn legal_moves<G: Game>(position: &G) -> Vec<String> {
-    if game::result(position).is_some() {
-        return Vec::new();
-    }
-    let mut list = G::MoveList::default();
-    position.generate_moves(&mut list);
-    list.as_slice()
-        .iter()
-        .map(|&m| position.move_name(m))
-        .collect()
+        .unzip()
 }
 
 #[cfg(test)]

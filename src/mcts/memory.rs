@@ -29,6 +29,7 @@ impl<M: Model> Mcts<M> {
                 .as_ref()
                 .map_or(0, |p| p.len() * size_of::<f64>())
             + node.known.len() * size_of::<Option<Vec<f64>>>()
+            + node.known.iter().flatten().map(Vec::len).sum::<usize>() * size_of::<f64>()
     }
 
     /// The memory bound in bytes, and what the tree holds now.

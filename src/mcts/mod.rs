@@ -432,9 +432,12 @@ impl<M: Model> Mcts<M> {
             let moves = self.joint_moves(at, &joint);
             let next = self.model.next(&self.nodes[at].state, &moves);
             path.push((at, joint.clone()));
-            let node = self.node(next.clone());
-            self.largest = self.largest.max(node.bytes + CHILD_ENTRY_BYTES);
-            if self.bytes + node.bytes + CHILD_ENTRY_BYTES <= self.memory {
+            // A full tree grows no more: the leaf is only played out, without expanding it.
+            let node = (!self.full).then(|| self.node(next.clone()));
+            if let Some(node) = node.filter(|node| {
+                self.largest = self.largest.max(node.bytes + CHILD_ENTRY_BYTES);
+                self.bytes + node.bytes + CHILD_ENTRY_BYTES <= self.memory
+            }) {
                 let id = self.nodes.len();
                 self.bytes += node.bytes + CHILD_ENTRY_BYTES;
                 self.nodes.push(node);

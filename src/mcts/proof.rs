@@ -49,22 +49,17 @@ impl<M: Model> Mcts<M> {
     /// Records that the mover's move in `joint` at `node` leads to `value`; whether that
     /// proves `node`.
     fn learn(&mut self, node: usize, joint: &[u32], value: Vec<f64>) -> bool {
+        let before = self.node_bytes(&self.nodes[node]);
         let n = &mut self.nodes[node];
         let Some(mover) = n.mover else { return false };
         if n.proven.is_some() {
             return false;
         }
-        let moves = n.legal[mover].len();
-        let mut added = 0;
         if n.known.is_empty() {
-            n.known = vec![None; moves];
-            added += moves * size_of::<Option<Vec<f64>>>();
+            n.known = vec![None; n.legal[mover].len()];
         }
         let m = joint[mover] as usize;
         let own = value.get(mover).copied().unwrap_or(0.0);
-        if n.known[m].is_none() {
-            added += value.len() * size_of::<f64>();
-        }
         n.known[m] = Some(value);
         if own >= BEST {
             n.proven = n.known[m].clone();
@@ -76,10 +71,11 @@ impl<M: Model> Mcts<M> {
                 .max_by(|a, b| a[mover].total_cmp(&b[mover]))
                 .cloned();
         }
-        added += n.proven.as_ref().map_or(0, |p| p.len() * size_of::<f64>());
-        n.bytes += added;
+        let proved = n.proven.is_some();
+        let added = self.node_bytes(&self.nodes[node]) - before;
+        self.nodes[node].bytes += added;
         self.bytes += added;
-        n.proven.is_some()
+        proved
     }
 
     /// The move of `role` at the root to play: a proven move unless an unproven one has a

@@ -106,12 +106,12 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, S
         100.0 * fit.positional_test_accuracy,
         fit.logits_per_piece
     );
-    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
     let source = fit::weights_source(
         "ggp-player tune --game ataxx",
         &fit.weights,
         &features::names(),
-        &format!("From: {}\n{report}", names.join(" ")),
+        files,
+        &report,
     );
     Ok(crate::spec::Tuning {
         data,

@@ -111,12 +111,12 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, S
         fit.improved_test_loss,
         100.0 * fit.improved_test_accuracy
     );
-    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
     let source = fit::weights_source(
         "ggp-player tune",
         &fit.weights,
         &features::names(),
-        &format!("From: {}\n{report}", names.join(" ")),
+        files,
+        &report,
     );
     Ok(crate::spec::Tuning {
         data,
