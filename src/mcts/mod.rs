@@ -176,7 +176,7 @@ impl Stat {
 enum Leaf {
     /// A terminal or proven node of the tree: its exact rewards.
     Known,
-    /// A random playout.
+    /// A playout.
     PlayedOut,
 }
 
@@ -190,7 +190,7 @@ pub struct Choice<M = Term> {
     pub value: f64,
     /// Iterations of this search (selection to a leaf, and back up).
     pub iterations: u64,
-    /// Random playouts among them (the others ended in a terminal node of the tree).
+    /// Playouts among them (the others ended in a terminal node of the tree).
     pub playouts: u64,
     /// Nodes in the tree after it.
     pub nodes: usize,
