@@ -22,6 +22,8 @@ pub enum Ended {
     Iterations,
     /// Its deadline came.
     Deadline,
+    /// None of these: the search stopped before its limits, which it should never do.
+    Early,
 }
 
 /// The trees of one match, one per thread, kept across searches like a single tree.
@@ -85,12 +87,14 @@ where
         choice.elapsed = started.elapsed();
         let ended = if choice.proven.is_some() {
             Ended::Proven
+        } else if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            Ended::Deadline
         } else if budget.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             Ended::Stopped
         } else if budget.iterations.is_some_and(|n| choice.iterations >= n) {
             Ended::Iterations
         } else {
-            Ended::Deadline
+            Ended::Early
         };
         (choice, ended)
     }
@@ -303,7 +307,7 @@ mod tests {
         let c4 = game("connect_four.gdl");
         let mut forest = Forest::new(c4.clone(), Some(1), 16, 2);
         let budget = Budget {
-            deadline: until(200),
+            deadline: until(500),
             ..Budget::default()
         };
         let (choice, ended) = forest.search_within(&c4.initial_state(), 0, budget, 2);
@@ -324,7 +328,7 @@ mod tests {
             })
         };
         let budget = Budget {
-            deadline: until(600_000),
+            deadline: until(20_000),
             stop: Some(&stop),
             iterations: None,
         };
