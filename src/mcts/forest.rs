@@ -241,6 +241,13 @@ mod tests {
         Some(Instant::now() + Duration::from_millis(ms))
     }
 
+    fn within(ms: u64) -> Budget<'static> {
+        Budget {
+            deadline: until(ms),
+            ..Budget::default()
+        }
+    }
+
     fn root_visits<M: Model>(forest: &Forest<M>) -> Vec<u32> {
         forest
             .trees
@@ -284,33 +291,25 @@ mod tests {
     #[test]
     fn a_proof_answers_at_once_and_an_open_position_searches_to_its_deadline() {
         let gdl = game("tictactoe.gdl");
-        // x has 1 1 and 1 2, o has 2 2 and 3 3: x wins with 1 3.
+        // x has 1 1 and 2 2, o has 1 2 and 1 3: x wins with 3 3.
         let win = after(
             &gdl,
             &[
                 &["(mark 1 1)", "noop"],
-                &["noop", "(mark 2 2)"],
-                &["(mark 1 2)", "noop"],
-                &["noop", "(mark 3 3)"],
+                &["noop", "(mark 1 2)"],
+                &["(mark 2 2)", "noop"],
+                &["noop", "(mark 1 3)"],
             ],
         );
         let mut forest = Forest::new(gdl.clone(), Some(1), 16, 2);
-        let budget = Budget {
-            deadline: until(60_000),
-            ..Budget::default()
-        };
-        let (choice, ended) = forest.search_within(&win, 0, budget, 2);
+        let (choice, ended) = forest.search_within(&win, 0, within(60_000), 2);
         assert_eq!(ended, Ended::Proven);
-        assert_eq!(gdl.display(&choice.best.unwrap()), "(mark 1 3)");
+        assert_eq!(gdl.display(&choice.best.unwrap()), "(mark 3 3)");
         assert_eq!(choice.proven, Some(1.0));
         // Connect four's start is far from proven: the search ends at its deadline only.
         let c4 = game("connect_four.gdl");
         let mut forest = Forest::new(c4.clone(), Some(1), 16, 2);
-        let budget = Budget {
-            deadline: until(500),
-            ..Budget::default()
-        };
-        let (choice, ended) = forest.search_within(&c4.initial_state(), 0, budget, 2);
+        let (choice, ended) = forest.search_within(&c4.initial_state(), 0, within(500), 2);
         assert_eq!((ended, choice.proven), (Ended::Deadline, None));
         assert!(choice.iterations > 0 && choice.best.is_some(), "{choice:?}");
     }
