@@ -23,7 +23,7 @@ use super::session::{
 use crate::agent::{AgentConfig, AgentKind};
 use crate::gdl::{Analysis, Gdl, State, Term};
 use crate::mcts::Budget;
-use crate::mcts::forest::Forest;
+use crate::mcts::forest::{Ended, Forest};
 use crate::search::Limits;
 use crate::sexpr::Sexpr;
 use crate::web::grid_axes::{self, GridAxes};
@@ -48,6 +48,8 @@ pub struct GeneralSession {
     rng: crate::rng::Rng,
     /// The figures of our last move search, until the page takes them.
     figures: Arc<Mutex<Option<SearchFigures>>>,
+    /// Why our last move search ended.
+    ended: Arc<Mutex<Option<Ended>>>,
     /// How the rules lay out the state's grid, for the page.
     grid_axes: Vec<GridAxes>,
 }
@@ -63,6 +65,8 @@ struct Search {
     legal: Vec<Term>,
     /// Where a move search (not a ponder) leaves its figures.
     figures: Option<Arc<Mutex<Option<SearchFigures>>>>,
+    /// Where a move search leaves why it ended.
+    ended: Arc<Mutex<Option<Ended>>>,
 }
 
 impl GeneralSession {
@@ -112,6 +116,7 @@ impl GeneralSession {
             threads: agent.threads.max(1),
             rng: crate::rng::seeded(agent.seed),
             figures: Arc::default(),
+            ended: Arc::default(),
             grid_axes: Vec::new(),
         })
     }
@@ -172,6 +177,11 @@ impl GeneralSession {
         Ok(joint)
     }
 
+    /// Why our last move search ended (a ponder leaves nothing).
+    pub fn last_search_ended(&self) -> Option<Ended> {
+        *self.ended.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Our move in the solution of a solved single-player game, if it has one here (none
     /// while a search holds the solution: it answers from it itself).
     fn solved_move(&self) -> Option<Term> {
@@ -185,6 +195,7 @@ impl GeneralSession {
     fn search(&self, tree: Arc<Mutex<Forest<Arc<Gdl>>>>, record: bool) -> Search {
         Search {
             figures: record.then(|| self.figures.clone()),
+            ended: self.ended.clone(),
             gdl: self.gdl.clone(),
             tree,
             meta: self.meta.clone(),
@@ -331,6 +342,7 @@ impl Search {
         let unstopped = Arc::new(AtomicBool::new(false));
         let stop = limits.stop.as_ref().unwrap_or(&unstopped);
         if let Some(solved) = self.prepare(match_id, deadline, stop) {
+            self.record_end(Ended::Proven);
             return self.gdl.display(&solved);
         }
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
@@ -343,6 +355,7 @@ impl Search {
         let (choice, ended) = tree.search_within(&self.position, self.us, budget, threads);
         choice.log(match_id);
         tracing::debug!(match_id, threads, ?ended, "mcts search ended");
+        self.record_end(ended);
         if let Some(slot) = &self.figures {
             let figures = SearchFigures::of_mcts(&choice, self.line_text(&choice.line));
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(figures);
@@ -355,6 +368,13 @@ impl Search {
 }
 
 impl Search {
+    /// Leaves why a move search (not a ponder) ended.
+    fn record_end(&self, ended: Ended) {
+        if self.figures.is_some() {
+            *self.ended.lock().unwrap_or_else(|e| e.into_inner()) = Some(ended);
+        }
+    }
+
     /// The meta-gaming before the tree search: the survey once, and a single-player
     /// game's solution, sought until `deadline` while pondering, else in the first half of
     /// the move's time; its move here, if it is solved.
@@ -499,6 +519,37 @@ mod tests {
             .unwrap();
         assert!(s.is_over());
         assert_eq!(s.goals(), Some(vec![Some(0), Some(0), Some(100)]));
+    }
+
+    #[test]
+    fn a_move_search_answers_at_its_deadline_unless_its_position_is_proven() {
+        let mut s = session("connect_four.gdl", "red", AgentConfig::default());
+        let Reply::Search { search, .. } = s.reply() else {
+            panic!("red has seven moves");
+        };
+        let reply = search(&within(500));
+        assert!(
+            s.analysis.legal[0]
+                .iter()
+                .any(|m| s.gdl.display(m) == reply)
+        );
+        assert_eq!(s.last_search_ended(), Some(Ended::Deadline));
+        // x to play with 1 1 and 2 2 against o's 1 2 and 1 3: the win at 3 3 is proven,
+        // and answered long before the clock's end.
+        let mut s = session("tictactoe.gdl", "xplayer", AgentConfig::default());
+        for joint in [
+            "((mark 1 1) noop)",
+            "(noop (mark 1 2))",
+            "((mark 2 2) noop)",
+            "(noop (mark 1 3))",
+        ] {
+            s.apply(Some(&moves(joint))).unwrap();
+        }
+        let Reply::Search { search, .. } = s.reply() else {
+            panic!("x has five moves");
+        };
+        assert_eq!(search(&within(600_000)), "(mark 3 3)");
+        assert_eq!(s.last_search_ended(), Some(Ended::Proven));
     }
 
     #[test]
