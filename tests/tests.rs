@@ -24,5 +24,6 @@ mod scrambled;
 mod search;
 mod server;
 mod solved;
+mod threads;
 mod tournament;
 mod web;

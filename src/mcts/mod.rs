@@ -15,10 +15,13 @@
 //! lost and drawn positions are proven and back up as exact values ([`proof`]); a search
 //! whose root is proven stops at once.
 
+pub mod forest;
 mod memory;
+pub mod meta;
 pub mod native;
 pub mod policy;
 mod proof;
+pub mod puzzle;
 pub mod reasoner;
 
 use std::collections::HashMap;

@@ -2,14 +2,14 @@ use std::time::Duration;
 
 use super::*;
 
-fn game(file: &str) -> Arc<Gdl> {
+pub(super) fn game(file: &str) -> Arc<Gdl> {
     let path = format!("{}/gdl/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     Arc::new(Gdl::parse(&text).unwrap())
 }
 
 /// The state after playing `moves` (one text per role and step).
-fn after(gdl: &Gdl, moves: &[&[&str]]) -> State {
+pub(super) fn after(gdl: &Gdl, moves: &[&[&str]]) -> State {
     let mut state = gdl.initial_state();
     for joint in moves {
         let terms: Vec<Term> = joint.iter().map(|m| gdl.parse_term(m).unwrap()).collect();

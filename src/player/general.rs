@@ -4,8 +4,10 @@
 //!
 //! Every role moves at every step, as GDL has it: when we have a single legal move
 //! (`noop` while the other side moves) it is the reply, at once; otherwise a Monte-Carlo
-//! tree search ([`crate::mcts`]) chooses, or a uniformly random move for the random agent.
-//! The reply is always one of our legal moves in the rules' spelling.
+//! tree search ([`crate::mcts`]) chooses, on as many trees as it is given threads, or a
+//! uniformly random move for the random agent. A single-player game solved by the
+//! meta-gaming ([`super::meta`]) is answered from its solution at once. The reply is always
+//! one of our legal moves in the rules' spelling.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -14,12 +16,14 @@ use std::time::{Duration, Instant};
 use rand::seq::IndexedRandom;
 use tracing::warn;
 
+use super::meta::Meta;
 use super::session::{
     Fallback, JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
 };
 use crate::agent::{AgentConfig, AgentKind};
 use crate::gdl::{Analysis, Gdl, State, Term};
-use crate::mcts::{Budget, Mcts};
+use crate::mcts::Budget;
+use crate::mcts::forest::{Ended, Forest};
 use crate::search::Limits;
 use crate::sexpr::Sexpr;
 use crate::web::grid_axes::{self, GridAxes};
@@ -34,14 +38,20 @@ pub struct GeneralSession {
     position: State,
     /// Terminal, legal moves and goals of `position`.
     analysis: Analysis,
-    /// The search tree, kept between turns; `None` for the random agent.
-    tree: Option<Arc<Mutex<Mcts>>>,
+    /// The search trees (one per thread), kept between turns; `None` for the random agent.
+    tree: Option<Arc<Mutex<Forest<Arc<Gdl>>>>>,
+    /// The meta-gaming, for the agents that search.
+    meta: Option<Arc<Mutex<Meta>>>,
     /// Iterations per search at most (`--iterations`).
     iterations: Option<u64>,
+    /// Threads a search may use at most.
+    threads: usize,
     /// The random agent's generator.
     rng: crate::rng::Rng,
     /// The figures of our last move search, until the page takes them.
     figures: Arc<Mutex<Option<SearchFigures>>>,
+    /// Why our last move search ended.
+    ended: Arc<Mutex<Option<Ended>>>,
     /// How the rules lay out the state's grid, for the page.
     grid_axes: Vec<GridAxes>,
 }
@@ -49,13 +59,17 @@ pub struct GeneralSession {
 /// A search of the tree for our move, or to grow it while no reply is due.
 struct Search {
     gdl: Arc<Gdl>,
-    tree: Arc<Mutex<Mcts>>,
+    tree: Arc<Mutex<Forest<Arc<Gdl>>>>,
+    meta: Option<Arc<Mutex<Meta>>>,
+    threads: usize,
     position: State,
     us: usize,
     legal: Vec<Term>,
     iterations: Option<u64>,
     /// Where a move search (not a ponder) leaves its figures.
     figures: Option<Arc<Mutex<Option<SearchFigures>>>>,
+    /// Where a move search leaves why it ended.
+    ended: Arc<Mutex<Option<Ended>>>,
 }
 
 impl GeneralSession {
@@ -76,10 +90,25 @@ impl GeneralSession {
         let gdl = Arc::new(gdl);
         let position = gdl.initial_state();
         let analysis = gdl.analyse(&position);
-        let tree = matches!(agent.kind, AgentKind::Alphabeta | AgentKind::Mcts).then(|| {
-            let tree = Mcts::new(gdl.clone(), agent.seed, agent.hash_mb);
-            Arc::new(Mutex::new(tree.with_playouts(agent.playouts)))
+        let searches = matches!(agent.kind, AgentKind::Alphabeta | AgentKind::Mcts);
+        // A single-player game's solution takes half the memory, the trees the rest.
+        let puzzle_mb = if gdl.roles().len() == 1 {
+            agent.hash_mb / 2
+        } else {
+            0
+        };
+        let tree = searches.then(|| {
+            let mb = agent.hash_mb - puzzle_mb;
+            Arc::new(Mutex::new(Forest::new(
+                gdl.clone(),
+                agent.seed,
+                mb,
+                agent.threads,
+            )
+            .with_playouts(agent.playouts)))
         });
+        let meta =
+            searches.then(|| Arc::new(Mutex::new(Meta::new(gdl.clone(), puzzle_mb.max(1) << 20))));
         Ok(GeneralSession {
             info: MatchInfo::new(match_id, role, play_clock),
             us,
@@ -88,8 +117,11 @@ impl GeneralSession {
             analysis,
             tree,
             iterations: agent.iterations,
+            meta,
+            threads: agent.threads.max(1),
             rng: crate::rng::seeded(agent.seed),
             figures: Arc::default(),
+            ended: Arc::default(),
             grid_axes: Vec::new(),
         })
     }
@@ -150,13 +182,29 @@ impl GeneralSession {
         Ok(joint)
     }
 
+    /// Why our last move search ended (a ponder leaves nothing).
+    pub fn last_search_ended(&self) -> Option<Ended> {
+        *self.ended.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Our move in the solution of a solved single-player game, if it has one here (none
+    /// while a search holds the solution: it answers from it itself).
+    fn solved_move(&self) -> Option<Term> {
+        let meta = self.meta.as_ref()?.try_lock().ok()?;
+        meta.answer(&self.position)
+            .filter(|m| self.analysis.legal[self.us].contains(m))
+    }
+
     /// A search of the current position in `tree`; a move search (`record`) leaves its
     /// figures for [`MatchSession::take_figures`].
-    fn search(&self, tree: Arc<Mutex<Mcts>>, record: bool) -> Search {
+    fn search(&self, tree: Arc<Mutex<Forest<Arc<Gdl>>>>, record: bool) -> Search {
         Search {
             figures: record.then(|| self.figures.clone()),
+            ended: self.ended.clone(),
             gdl: self.gdl.clone(),
             tree,
+            meta: self.meta.clone(),
+            threads: self.threads,
             position: self.position.clone(),
             us: self.us,
             iterations: self.iterations,
@@ -219,6 +267,7 @@ impl MatchSession for GeneralSession {
                     .choose(&mut self.rng)
                     .map_or_else(|| "noop".to_owned(), text),
             ),
+            (_, Some(_)) if let Some(solved) = self.solved_move() => Reply::Now(text(&solved)),
             (_, Some(tree)) => {
                 let search = self.search(tree.clone(), true);
                 let match_id = self.info.match_id.clone();
@@ -289,21 +338,30 @@ impl Search {
             .map_or_else(|| "noop".to_owned(), |m| self.gdl.display(m))
     }
 
-    /// Searches within `limits` (its hard deadline and stop flag) and returns our move as
-    /// reply text: the most visited legal move, else the first legal move.
+    /// Searches within `limits` (its hard deadline, stop flag and threads) and returns our
+    /// move as reply text: the solution's move in a solved single-player game, else the
+    /// trees' most visited legal move, else the first legal move. Only a solved or proven
+    /// position answers before the deadline.
     fn run(self, match_id: &str, limits: &Limits) -> String {
         let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
         let deadline = limits.hard_deadline.unwrap_or(far);
         let unstopped = Arc::new(AtomicBool::new(false));
         let stop = limits.stop.as_ref().unwrap_or(&unstopped);
+        if let Some(solved) = self.prepare(match_id, deadline, stop) {
+            self.record_end(Ended::Proven);
+            return self.gdl.display(&solved);
+        }
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
+        let threads = limits.threads(self.threads);
         let budget = Budget {
             deadline: Some(deadline),
             stop: Some(stop),
             iterations: self.iterations,
         };
-        let choice = tree.search_within(&self.position, self.us, budget);
+        let (choice, ended) = tree.search_within(&self.position, self.us, budget, threads);
         choice.log(match_id);
+        tracing::debug!(match_id, threads, ?ended, "mcts search ended");
+        self.record_end(ended);
         if let Some(slot) = &self.figures {
             let figures = SearchFigures::of_mcts(&choice, self.line_text(&choice.line));
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(figures);
@@ -316,6 +374,34 @@ impl Search {
 }
 
 impl Search {
+    /// Leaves why a move search (not a ponder) ended.
+    fn record_end(&self, ended: Ended) {
+        if self.figures.is_some() {
+            *self.ended.lock().unwrap_or_else(|e| e.into_inner()) = Some(ended);
+        }
+    }
+
+    /// The meta-gaming before the tree search: the survey once, and a single-player
+    /// game's solution, sought until `deadline` while pondering, else in the first half of
+    /// the move's time; its move here, if it is solved.
+    fn prepare(&self, match_id: &str, deadline: Instant, stop: &AtomicBool) -> Option<Term> {
+        let mut meta = self
+            .meta
+            .as_ref()?
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let until = match self.figures {
+            Some(_) => {
+                let now = Instant::now();
+                now + deadline.saturating_duration_since(now) / 2
+            }
+            None => deadline,
+        };
+        meta.prepare(&self.position, until, stop, match_id);
+        meta.answer(&self.position)
+            .filter(|m| self.legal.contains(m))
+    }
+
     /// A best line in the rules' spelling: each step the moves of the roles that move
     /// (not `noop`), separated by ` / ` when several do at once.
     fn line_text(&self, line: &[Vec<Term>]) -> Vec<String> {
@@ -439,6 +525,56 @@ mod tests {
             .unwrap();
         assert!(s.is_over());
         assert_eq!(s.goals(), Some(vec![Some(0), Some(0), Some(100)]));
+    }
+
+    #[test]
+    fn a_move_search_answers_at_its_deadline_unless_its_position_is_proven() {
+        let mut s = session("connect_four.gdl", "red", AgentConfig::default());
+        let Reply::Search { search, .. } = s.reply() else {
+            panic!("red has seven moves");
+        };
+        let reply = search(&within(500));
+        assert!(
+            s.analysis.legal[0]
+                .iter()
+                .any(|m| s.gdl.display(m) == reply)
+        );
+        assert_eq!(s.last_search_ended(), Some(Ended::Deadline));
+        // x to play with 1 1 and 2 2 against o's 1 2 and 1 3: the win at 3 3 is proven,
+        // and answered long before the clock's end.
+        let mut s = session("tictactoe.gdl", "xplayer", AgentConfig::default());
+        for joint in [
+            "((mark 1 1) noop)",
+            "(noop (mark 1 2))",
+            "((mark 2 2) noop)",
+            "(noop (mark 1 3))",
+        ] {
+            s.apply(Some(&moves(joint))).unwrap();
+        }
+        let Reply::Search { search, .. } = s.reply() else {
+            panic!("x has five moves");
+        };
+        assert_eq!(search(&within(600_000)), "(mark 3 3)");
+        assert_eq!(s.last_search_ended(), Some(Ended::Proven));
+    }
+
+    #[test]
+    fn a_puzzle_solved_in_the_start_clock_is_answered_from_its_solution() {
+        let mut s = session("lamps.gdl", "solver", AgentConfig::default());
+        assert!(matches!(s.reply(), Reply::Search { .. }), "not solved yet");
+        // The start clock's search: the survey, then the solution (the search ends once
+        // it has it).
+        let ponder = s.ponder().unwrap();
+        ponder(&within(5_000));
+        let meta = s.meta.clone().unwrap();
+        let survey = meta.lock().unwrap().survey().unwrap();
+        assert!(survey.single_player() && meta.lock().unwrap().solved());
+        for _ in 0..6 {
+            let mv = now(s.reply());
+            assert!(mv.starts_with("(press "), "{mv}");
+            s.apply(Some(&[Sexpr::parse(&mv).unwrap()])).unwrap();
+        }
+        assert_eq!(s.goals(), Some(vec![Some(100)]));
     }
 
     #[test]

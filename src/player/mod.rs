@@ -7,6 +7,8 @@
 //! - [`engine`]: a match played by a game's own engine (any registered game).
 //! - [`general`]: a match of any game played by the reasoner (Monte-Carlo tree search):
 //!   rules no game's engine plays as sent.
+//! - [`meta`]: the general player's meta-gaming: what kind of game, and single-player
+//!   games solved outright.
 //! - [`service`]: the search threads (never a tokio worker) and their jobs.
 //! - [`handler`]: the player: its matches and the reply to each message.
 //! - [`gate`]: who may use the port (another site's page may not; the page answers
@@ -17,6 +19,7 @@ pub mod engine;
 pub mod gate;
 pub mod general;
 pub mod handler;
+pub mod meta;
 pub mod protocol;
 pub mod server;
 pub mod service;

@@ -1,0 +1,121 @@
+//! Meta-gaming: what kind of game the rules describe, found in the start clock by random
+//! walks through it. A single-player game may be solved outright ([`super::puzzle`]); in
+//! a game where several roles choose at once the MCTS-solver proves nothing.
+
+use std::fmt;
+
+use rand::RngExt;
+
+use super::{Expansion, MAX_PLAYOUT_STEPS, Model, Timer};
+use crate::rng::Rng;
+
+/// What the walks found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Survey {
+    pub roles: usize,
+    /// A position was met where more than one role had a choice.
+    pub simultaneous: bool,
+    /// Positions looked at.
+    pub positions: u64,
+    /// Walks played to the end (or to [`MAX_PLAYOUT_STEPS`]).
+    pub walks: u32,
+}
+
+impl Survey {
+    pub fn single_player(&self) -> bool {
+        self.roles == 1
+    }
+}
+
+impl fmt::Display for Survey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = if self.single_player() {
+            "a single-player game"
+        } else if self.simultaneous {
+            "a game of simultaneous moves"
+        } else {
+            "a game of moves in turn"
+        };
+        let plural = if self.roles == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{kind} ({} role{plural}; {} walks, {} positions)",
+            self.roles, self.walks, self.positions
+        )
+    }
+}
+
+/// Walks `walks` uniformly random games from `root` (fewer if `timer` runs out first,
+/// but at least the root's position) and says what kind of game it is.
+pub fn survey<M: Model>(
+    model: &M,
+    root: &M::State,
+    walks: u32,
+    rng: &mut Rng,
+    timer: &mut Timer,
+) -> Survey {
+    let mut found = Survey {
+        roles: 0,
+        simultaneous: false,
+        positions: 0,
+        walks: 0,
+    };
+    'walks: for _ in 0..walks.max(1) {
+        let mut state = root.clone();
+        for _ in 0..MAX_PLAYOUT_STEPS {
+            let legal = match model.expand(&state) {
+                Expansion::Over(rewards) => {
+                    found.roles = found.roles.max(rewards.len());
+                    break;
+                }
+                Expansion::Moves(legal) => legal,
+            };
+            found.positions += 1;
+            found.roles = found.roles.max(legal.len());
+            if legal.iter().filter(|m| m.len() > 1).count() > 1 {
+                found.simultaneous = true;
+            }
+            if timer.expired() {
+                break 'walks;
+            }
+            let joint: Vec<M::Move> = legal
+                .iter()
+                .map(|m| m[rng.random_range(..m.len())].clone())
+                .collect();
+            state = model.next(&state, &joint);
+        }
+        found.walks += 1;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::game;
+    use super::*;
+
+    fn kind(file: &str) -> Survey {
+        let gdl = game(file);
+        let mut rng = crate::rng::seeded(Some(5));
+        let mut timer = Timer::new(None, None, 1);
+        survey(&gdl, &gdl.initial_state(), 5, &mut rng, &mut timer)
+    }
+
+    #[test]
+    fn the_survey_tells_puzzles_turns_and_simultaneous_moves_apart() {
+        let lamps = kind("lamps.gdl");
+        assert!(lamps.single_player() && !lamps.simultaneous, "{lamps:?}");
+        assert!(
+            lamps
+                .to_string()
+                .starts_with("a single-player game (1 role;")
+        );
+        let ttt = kind("tictactoe.gdl");
+        assert!(!ttt.single_player() && !ttt.simultaneous, "{ttt:?}");
+        assert_eq!((ttt.roles, ttt.walks), (2, 5));
+        assert!(ttt.positions >= 5 * 5, "{ttt:?}");
+        let rps = kind("rps_well.gdl");
+        assert!(rps.simultaneous && rps.roles == 2, "{rps:?}");
+        assert!(rps.to_string().starts_with("a game of simultaneous moves"));
+    }
+}

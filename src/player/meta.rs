@@ -1,0 +1,104 @@
+//! The general player's meta-gaming: before its tree search, a match looks once at what
+//! kind of game it plays (logged), and a single-player game is solved outright when its
+//! positions fit in memory, so that every later move is answered from the solution at
+//! once. It runs in the start clock (the first ponder) and, while the game is not solved
+//! yet, in the first half of each move search.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use tracing::info;
+
+use crate::gdl::{Gdl, State, Term};
+use crate::mcts::meta::{Survey, survey};
+use crate::mcts::puzzle::{Puzzle, Unsolved};
+use crate::mcts::{Model, Timer};
+
+/// Random walks of the survey at most.
+const SURVEY_WALKS: u32 = 20;
+/// The survey's share of the time it is given, at most.
+const SURVEY_SHARE: u32 = 10;
+
+/// One match's meta-gaming.
+pub struct Meta {
+    gdl: Arc<Gdl>,
+    /// The survey, once made.
+    survey: Option<Survey>,
+    /// A single-player game's solution so far; `None` in other games or once given up.
+    puzzle: Option<Puzzle<Arc<Gdl>>>,
+    /// Whether the puzzle is solved from the match's start.
+    solved: bool,
+}
+
+impl Meta {
+    /// The meta-gaming of `gdl`; a single-player game's solution may take `memory_bytes`.
+    pub fn new(gdl: Arc<Gdl>, memory_bytes: usize) -> Meta {
+        let root = gdl.initial_state();
+        // A table entry: the state (its fluents), its move and value, the map's overhead.
+        let per_position =
+            std::mem::size_of::<(State, f64, Option<Term>)>() + gdl.heap_bytes(&root) + 32;
+        let puzzle = (gdl.roles().len() == 1).then(|| Puzzle::new(memory_bytes, per_position));
+        Meta {
+            gdl,
+            survey: None,
+            puzzle,
+            solved: false,
+        }
+    }
+
+    /// What the survey found, once made.
+    pub fn survey(&self) -> Option<Survey> {
+        self.survey
+    }
+
+    /// Whether the single-player game is solved from its start.
+    pub fn solved(&self) -> bool {
+        self.solved
+    }
+
+    /// Surveys the game (once) and tries to solve it from `state` until `deadline` or
+    /// `stop`; logs what it found under `match_id`.
+    pub fn prepare(&mut self, state: &State, deadline: Instant, stop: &AtomicBool, match_id: &str) {
+        if self.survey.is_none() {
+            let now = Instant::now();
+            let until = now + deadline.saturating_duration_since(now) / SURVEY_SHARE;
+            let mut timer = Timer::new(Some(until), Some(stop), 1);
+            let mut rng = crate::rng::seeded(Some(0));
+            let found = survey(&self.gdl, state, SURVEY_WALKS, &mut rng, &mut timer);
+            info!(match_id, "meta-gaming: {found}");
+            self.survey = Some(found);
+        }
+        let Some(puzzle) = &mut self.puzzle else {
+            return;
+        };
+        let mut timer = Timer::new(Some(deadline), Some(stop), 1);
+        match puzzle.solve(&self.gdl, state, &mut timer) {
+            Ok(value) => {
+                if !self.solved {
+                    info!(
+                        match_id,
+                        positions = puzzle.positions(),
+                        value = (value * 100.0).round() as u32,
+                        "single-player game solved: answering from the solution"
+                    );
+                }
+                self.solved = true;
+            }
+            Err(Unsolved::OutOfTime) => {}
+            Err(why) => {
+                info!(
+                    match_id,
+                    positions = puzzle.positions(),
+                    "single-player game not solved ({why:?}): searching the tree"
+                );
+                self.puzzle = None;
+            }
+        }
+    }
+
+    /// The move of the solution at `state`, once solved.
+    pub fn answer(&self, state: &State) -> Option<Term> {
+        self.puzzle.as_ref()?.answer(state)?.best.clone()
+    }
+}
