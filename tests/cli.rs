@@ -816,6 +816,25 @@ fn gdl_prints_the_project_rules_and_checks_files() {
 }
 
 #[test]
+fn gdl_compare_checks_scrambled_rules() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/tictactoe.gdl");
+    let out = run(&["gdl", "compare", file, "--games", "3", "--scramble", "5"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Tic-tac-toe names 16 symbols besides the keywords and numbers.
+    assert!(
+        stdout.contains("scrambled with seed 5: 16 symbols renamed"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("model: propositional network"), "{stdout}");
+    assert!(stdout.contains("random games (3 reached"), "{stdout}");
+}
+
+#[test]
 fn match_referees_two_started_players_and_prints_the_result() {
     let out = run(&[
         "match",
