@@ -6,7 +6,7 @@ use rand::seq::IndexedRandom;
 
 use crate::game::{self, Evaluator, Game, MoveBuffer};
 use crate::mcts::native::{Native, Turn};
-use crate::mcts::{Budget, Mcts};
+use crate::mcts::{Budget, Mcts, Playouts};
 use crate::search::{self, Limits, Options, SearchResult, Table, minimax};
 use crate::spec::{GameSpec, evaluation};
 
@@ -23,7 +23,8 @@ pub enum AgentKind {
     /// Plain minimax to a fixed depth (2 unless configured) with the chosen evaluation,
     /// ties broken at random: the baseline some courses graded against.
     Minimax,
-    /// Monte-Carlo tree search with random playouts (no evaluation).
+    /// Monte-Carlo tree search, its playouts random or guided by the moves' average
+    /// rewards (`--playouts`; no evaluation).
     Mcts,
 }
 
@@ -53,6 +54,8 @@ pub struct AgentConfig {
     /// MCTS iterations per move at most (the clock still applies): with a seed, the same
     /// moves on any machine.
     pub iterations: Option<u64>,
+    /// How MCTS playouts choose their moves.
+    pub playouts: Playouts,
     /// The minimax agent's depth in plies ([`DEFAULT_MINIMAX_DEPTH`] if `None`).
     pub depth: Option<u32>,
     /// What answers the rules of a game no engine recognises: the propositional network
@@ -69,6 +72,7 @@ impl Default for AgentConfig {
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
             iterations: None,
+            playouts: Playouts::default(),
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,
         }
@@ -246,10 +250,11 @@ impl<G: Game> Agent<G> {
             stop: limits.stop.as_deref(),
             iterations,
         };
-        let (seed, hash_mb) = (self.config.seed, self.config.hash_mb);
-        let tree = self
-            .tree
-            .get_or_insert_with(|| Mcts::new(Native::default(), seed, hash_mb));
+        let (seed, hash_mb, playouts) =
+            (self.config.seed, self.config.hash_mb, self.config.playouts);
+        let tree = self.tree.get_or_insert_with(|| {
+            Mcts::new(Native::default(), seed, hash_mb).with_playouts(playouts)
+        });
         let choice = tree.search_within(&Turn::new(position.clone()), 0, budget);
         choice.log("agent");
         let mv = choice

@@ -1,11 +1,13 @@
 //! `gdl print`, `gdl check`, `gdl compare` and `gdl bench`.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use ggp_player::games;
 use ggp_player::gdl::{Engine, Gdl, playouts_in};
+use ggp_player::mcts::{Budget, Mcts, Playouts};
 use ggp_player::rng::seeded;
 use ggp_player::sexpr::Sexpr;
 use ggp_player::spec::{self, GameSpec, Tool};
@@ -29,7 +31,8 @@ pub fn run(command: GdlCommand) -> anyhow::Result<()> {
             file,
             seconds,
             rounds,
-        } => bench(&file, seconds, rounds),
+            mcts,
+        } => bench(&file, seconds, rounds, mcts),
     }
 }
 
@@ -81,6 +84,11 @@ pub enum GdlCommand {
         /// Rounds (each model once per round); the medians are reported.
         #[arg(long, default_value_t = 3)]
         rounds: usize,
+        /// Measure instead Monte-Carlo tree searches from the initial state (by the
+        /// default model), with random and with MAST playouts, a fresh tree each: their
+        /// playouts per second.
+        #[arg(long)]
+        mcts: bool,
     },
 }
 
@@ -174,11 +182,14 @@ fn compare(file: &Path, games: usize, seed: u64, scramble: Option<u64>) -> anyho
     Ok(())
 }
 
-fn bench(file: &Path, seconds: f64, rounds: usize) -> anyhow::Result<()> {
+fn bench(file: &Path, seconds: f64, rounds: usize, mcts: bool) -> anyhow::Result<()> {
     if !(seconds > 0.0 && seconds <= 3600.0) || rounds == 0 {
         anyhow::bail!("--seconds must be in (0, 3600] and --rounds at least 1");
     }
     let gdl = compile(file, Engine::Auto)?;
+    if mcts {
+        return bench_mcts(Arc::new(gdl), Duration::from_secs_f64(seconds), rounds);
+    }
     let mut models = vec![("reasoner", gdl.reasoner_only())];
     if gdl.engine_name() == "propnet" {
         models.push(("propnet", gdl));
@@ -203,6 +214,38 @@ fn bench(file: &Path, seconds: f64, rounds: usize) -> anyhow::Result<()> {
     }
     if let [reasoner, propnet] = medians[..] {
         line += &format!(" (propnet/reasoner {:.1}x)", propnet / reasoner.max(1e-9));
+    }
+    println!("{line}");
+    Ok(())
+}
+
+/// `gdl bench --mcts`: searches with each kind of playout in turn, each round.
+fn bench_mcts(gdl: Arc<Gdl>, time: Duration, rounds: usize) -> anyhow::Result<()> {
+    let kinds = [Playouts::Random, Playouts::Mast];
+    let mut rates: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
+    let start = gdl.initial_state();
+    println!("model: {}", gdl.engine_name());
+    for round in 1..=rounds {
+        let mut line = format!("round {round}:");
+        for (kind, rates) in kinds.iter().zip(&mut rates) {
+            let mut tree = Mcts::new(gdl.clone(), Some(1), 256).with_playouts(*kind);
+            let budget = Budget {
+                deadline: Some(Instant::now() + time),
+                ..Budget::default()
+            };
+            let c = tree.search_within(&start, 0, budget);
+            let rate = c.playouts as f64 / c.elapsed.as_secs_f64();
+            rates.push(rate);
+            line += &format!(
+                " {kind:?} {rate:.0} playouts/s ({} iterations)",
+                c.iterations
+            );
+        }
+        println!("{line}");
+    }
+    let mut line = String::from("median playouts/s:");
+    for (kind, rates) in kinds.iter().zip(&mut rates) {
+        line += &format!(" {kind:?} {:.0}", median(rates));
     }
     println!("{line}");
     Ok(())

@@ -6,6 +6,7 @@ use std::time::Duration;
 use ggp_player::agent::{AgentConfig, AgentKind};
 use ggp_player::games;
 use ggp_player::gdl::Engine;
+use ggp_player::mcts::Playouts;
 use ggp_player::memory;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::handler::DEFAULT_MAX_MATCHES;
@@ -40,6 +41,16 @@ pub struct ServeArgs {
     /// Seed of the random agent and of Monte-Carlo tree search, for reproducible games.
     #[arg(long)]
     seed: Option<u64>,
+    /// How Monte-Carlo tree search plays out its leaves: mast (each role's move with the
+    /// best average reward so far in the match, or 40% of the time a random one) or
+    /// random (uniformly random moves).
+    #[arg(long, value_enum, default_value_t = Playouts::default())]
+    playouts: Playouts,
+    /// Monte-Carlo tree search iterations per move at most, the clock still applying: a
+    /// search that does not depend on the machine's speed or load, for comparing players
+    /// (with --no-ponder, since a ponder grows the tree as well).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    iterations: Option<u64>,
     /// What answers the rules of a game no engine of ours recognises: auto (the
     /// propositional network where it can be built, else the reasoner), reasoner, or
     /// propnet (refuse a match whose network cannot be built).
@@ -83,6 +94,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             kind: args.agent,
             eval: args.eval,
             seed: args.seed,
+            playouts: args.playouts,
+            iterations: args.iterations,
             hash_mb: args.hash_mb,
             gdl_engine: args.gdl_engine,
             ..AgentConfig::default()

@@ -128,12 +128,19 @@ pub(crate) fn highest_goal(
     numbers.last().copied()
 }
 
-/// How long a random playout may go on: `max_steps` joint moves at most, and only
-/// while `stop`, asked before every step, says no.
+/// How long a playout may go on: `max_steps` joint moves at most, and only while
+/// `stop`, asked before every step, says no; and how it moves: uniformly at random, or
+/// as `pick` says.
 pub struct PlayoutLimit<'a> {
     pub max_steps: usize,
     pub stop: &'a mut dyn FnMut() -> bool,
+    pub pick: Option<PickMove<'a>>,
 }
+
+/// A playout's choice of one role's move: given the role, the keys of its legal moves
+/// ([`Gdl::move_key`], in the order of the moves) and the random numbers, the index of
+/// the move to play.
+pub type PickMove<'a> = &'a mut dyn FnMut(usize, &[u32], &mut Rng) -> usize;
 
 /// A compiled game description.
 ///
@@ -258,9 +265,9 @@ impl Gdl {
         }
     }
 
-    /// Uniformly random joint moves from `state` until the game ends (terminal, or a
-    /// role without legal moves) or the `limit`'s steps are played; `None` if its `stop`
-    /// ended the playout first.
+    /// Joint moves from `state` (uniformly random, or the `limit`'s picks) until the
+    /// game ends (terminal, or a role without legal moves) or the `limit`'s steps are
+    /// played; `None` if its `stop` ended the playout first.
     pub fn playout(
         &self,
         state: &State,
@@ -287,13 +294,38 @@ impl Gdl {
             let joint: Vec<Term> = a
                 .legal
                 .iter()
-                .map(|moves| moves[rand::RngExt::random_range(rng, 0..moves.len())].clone())
+                .enumerate()
+                .map(|(role, moves)| {
+                    let i = match limit.pick.as_mut() {
+                        Some(pick) => {
+                            let keys: Vec<u32> =
+                                moves.iter().map(|m| self.move_key(role, m)).collect();
+                            pick(role, &keys, rng)
+                        }
+                        None => rand::RngExt::random_range(rng, 0..moves.len()),
+                    };
+                    moves[i].clone()
+                })
                 .collect();
             state = self.next_state(&state, &joint);
         }
         Some(PlayoutEnd {
             goals: self.goals(&state),
             finished: false,
+        })
+    }
+
+    /// A number for role `role`'s move `m`, the same in every state, that playouts
+    /// give [`PlayoutLimit::pick`]: its input proposition in the network where there is one, else
+    /// the term's id (a hash for a term built during play, rare).
+    pub fn move_key(&self, role: usize, m: &Term) -> u32 {
+        if let Some(key) = self.propnet.as_ref().and_then(|p| p.move_key(role, m)) {
+            return key;
+        }
+        m.known_id().unwrap_or_else(|| {
+            use std::hash::{BuildHasher, BuildHasherDefault};
+            let hash = BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(m);
+            (hash as u32) | 1 << 31
         })
     }
 

@@ -19,6 +19,7 @@ pub fn playouts_in(gdl: &Gdl, time: Duration, rng: &mut Rng) -> (u64, Duration) 
             PlayoutLimit {
                 max_steps: MAX_COMPARED_STEPS,
                 stop: &mut stop,
+                pick: None,
             },
         )
         .is_some()

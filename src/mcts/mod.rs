@@ -4,7 +4,8 @@
 //!
 //! Decoupled UCT: each node keeps, for every role, visit counts and reward sums of that
 //! role's own moves; a joint move is every role's UCB choice, and each role's reward (0–1)
-//! is credited to its own move. Leaves are valued by a uniformly random playout. The clock
+//! is credited to its own move. Leaves are valued by a playout, uniformly random or
+//! guided by the moves' average rewards ([`policy`], MAST). The clock
 //! is read every [`Model::CLOCK_EVERY`] playout steps, so a search never runs past its
 //! deadline by more than that many steps, however long the game.
 //!
@@ -16,6 +17,7 @@
 
 mod memory;
 pub mod native;
+pub mod policy;
 mod proof;
 pub mod reasoner;
 
@@ -29,6 +31,7 @@ use rand::RngExt;
 use crate::gdl::{Gdl, Term};
 use crate::rng::Rng;
 use memory::CHILD_ENTRY_BYTES;
+pub use policy::{Mast, Playouts};
 // The reasoner's tests use the tree with GDL states.
 #[cfg(test)]
 use crate::gdl::State;
@@ -52,10 +55,20 @@ pub trait Model {
     fn expand(&self, state: &Self::State) -> Expansion<Self::Move>;
     /// The state after `joint`: one legal move per role, in role order.
     fn next(&self, state: &Self::State, joint: &[Self::Move]) -> Self::State;
-    /// Uniformly random play from `state` to the end, calling `timer.expired()` before
-    /// every step: each role's reward, or `None` if the timer ran out first. A playout
-    /// that might not end stops after [`MAX_PLAYOUT_STEPS`].
-    fn playout(&self, state: Self::State, rng: &mut Rng, timer: &mut Timer) -> Option<Vec<f64>>;
+    /// Play from `state` to the end, uniformly random or, given `mast`, by its
+    /// [`Mast::pick`] (which records the moves), calling `timer.expired()` before every
+    /// step: each role's reward, or `None` if the timer ran out first. A playout that
+    /// might not end stops after [`MAX_PLAYOUT_STEPS`].
+    fn playout(
+        &self,
+        state: Self::State,
+        rng: &mut Rng,
+        timer: &mut Timer,
+        mast: Option<&mut Mast>,
+    ) -> Option<Vec<f64>>;
+    /// A number for role `role`'s move `m`, the same in every state (distinct moves of
+    /// a role should have distinct numbers): what [`Mast`] rates.
+    fn move_key(&self, role: usize, m: &Self::Move) -> u32;
     /// Whether `a` and `b` are the same position, so that a tree grown from one serves
     /// the other.
     fn same(&self, a: &Self::State, b: &Self::State) -> bool;
@@ -163,7 +176,7 @@ impl Stat {
 enum Leaf {
     /// A terminal or proven node of the tree: its exact rewards.
     Known,
-    /// A random playout.
+    /// A playout.
     PlayedOut,
 }
 
@@ -177,7 +190,7 @@ pub struct Choice<M = Term> {
     pub value: f64,
     /// Iterations of this search (selection to a leaf, and back up).
     pub iterations: u64,
-    /// Random playouts among them (the others ended in a terminal node of the tree).
+    /// Playouts among them (the others ended in a terminal node of the tree).
     pub playouts: u64,
     /// Nodes in the tree after it.
     pub nodes: usize,
@@ -227,6 +240,8 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     full: bool,
     /// Nodes recycled since the tree was made.
     recycled: u64,
+    /// The playouts' move statistics, when they are guided by them.
+    mast: Option<Mast>,
 }
 
 impl<M: Model> Mcts<M> {
@@ -247,7 +262,19 @@ impl<M: Model> Mcts<M> {
             largest: 0,
             full: false,
             recycled: 0,
+            mast: None,
         }
+    }
+
+    /// The same tree with playouts chosen by `playouts`.
+    pub fn with_playouts(mut self, playouts: Playouts) -> Mcts<M> {
+        self.mast = (playouts == Playouts::Mast).then(Mast::default);
+        self
+    }
+
+    /// The playouts' move statistics, if they are guided by them.
+    pub fn mast(&self) -> Option<&Mast> {
+        self.mast.as_ref()
     }
 
     pub fn model(&self) -> &M {
@@ -358,6 +385,9 @@ impl<M: Model> Mcts<M> {
             if self.model.same(&root.state, state) {
                 return;
             }
+            if let Some(mast) = &mut self.mast {
+                mast.decay();
+            }
             let same = |n: usize| self.model.same(&self.nodes[n].state, state);
             let children: Vec<usize> = root.children.values().copied().collect();
             let found = children.iter().copied().find(|&c| same(c)).or_else(|| {
@@ -452,6 +482,9 @@ impl<M: Model> Mcts<M> {
             }
             break (self.playout(next, None, timer)?, Leaf::PlayedOut);
         };
+        if self.mast.is_some() {
+            self.credit_moves(&path, &rewards);
+        }
         for (node, joint) in &path {
             let n = &mut self.nodes[*node];
             n.visits += 1;
@@ -523,12 +556,47 @@ impl<M: Model> Mcts<M> {
                 if timer.expired() {
                     return None;
                 }
-                let joint = random_joint(&self.nodes[node].legal, &mut self.rng);
+                let legal = &self.nodes[node].legal;
+                let joint = match &mut self.mast {
+                    Some(mast) => legal
+                        .iter()
+                        .enumerate()
+                        .map(|(role, moves)| {
+                            let keys: Vec<u32> =
+                                moves.iter().map(|m| self.model.move_key(role, m)).collect();
+                            moves[mast.pick(role, &keys, &mut self.rng)].clone()
+                        })
+                        .collect(),
+                    None => random_joint(legal, &mut self.rng),
+                };
                 self.model.next(&state, &joint)
             }
             None => state,
         };
-        self.model.playout(state, &mut self.rng, timer)
+        let played = self
+            .model
+            .playout(state, &mut self.rng, timer, self.mast.as_mut());
+        if played.is_none()
+            && let Some(mast) = &mut self.mast
+        {
+            mast.discard();
+        }
+        played
+    }
+
+    /// Credits the moves of an iteration's path in the tree, with those of its playout,
+    /// with their roles' `rewards` in the playouts' statistics. Only choices count.
+    fn credit_moves(&mut self, path: &[(usize, Vec<u32>)], rewards: &[f64]) {
+        let Some(mast) = &mut self.mast else { return };
+        for (node, joint) in path {
+            let legal = &self.nodes[*node].legal;
+            for (role, &m) in joint.iter().enumerate() {
+                if legal[role].len() > 1 {
+                    mast.played(role, self.model.move_key(role, &legal[role][m as usize]));
+                }
+            }
+        }
+        mast.credit(rewards);
     }
 }
 

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use rand::RngExt;
 
-use super::{Expansion, MAX_PLAYOUT_STEPS, Model, Timer};
+use super::{Expansion, MAX_PLAYOUT_STEPS, Mast, Model, Timer};
 use crate::game::{Game, MoveBuffer, Outcome};
 use crate::rng::Rng;
 
@@ -69,12 +69,19 @@ impl<G: Game> Model for Native<G> {
     /// Plays on one copy of the position with one move list. Only a game whose positions
     /// repeat can go on for ever: its playouts stop after [`MAX_PLAYOUT_STEPS`] plies and
     /// count as a draw.
-    fn playout(&self, state: Turn<G>, rng: &mut Rng, timer: &mut Timer) -> Option<Vec<f64>> {
+    fn playout(
+        &self,
+        state: Turn<G>,
+        rng: &mut Rng,
+        timer: &mut Timer,
+        mut mast: Option<&mut Mast>,
+    ) -> Option<Vec<f64>> {
         let Turn {
             mut position,
             mut mover,
         } = state;
         let mut list = G::MoveList::default();
+        let mut keys = Vec::new();
         let mut plies = 0;
         let outcome = loop {
             if timer.expired() {
@@ -90,12 +97,26 @@ impl<G: Game> Model for Native<G> {
             if G::REPEATS && plies == MAX_PLAYOUT_STEPS {
                 return Some(vec![0.5, 0.5]);
             }
-            let m = list.as_slice()[rng.random_range(..list.len())];
+            let i = match mast.as_deref_mut() {
+                Some(mast) => {
+                    keys.clear();
+                    keys.extend(list.as_slice().iter().map(|&m| G::move_code(m) as u32));
+                    mast.pick(mover, &keys, rng)
+                }
+                None => rng.random_range(..list.len()),
+            };
+            let m = list.as_slice()[i];
             position.make(m);
             mover = 1 - mover;
             plies += 1;
         };
         Some(rewards(outcome, mover).to_vec())
+    }
+
+    /// The move's code; the waiting side's `None` is 0 (never rated: the side has no
+    /// choice).
+    fn move_key(&self, _role: usize, m: &Option<G::Move>) -> u32 {
+        m.map_or(0, |m| G::move_code(m) as u32)
     }
 
     /// By hash, which covers everything that decides the rest of the game.

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use super::{Expansion, MAX_PLAYOUT_STEPS, Model, Timer};
-use crate::gdl::{Gdl, PlayoutLimit, State, Term};
+use super::{Expansion, MAX_PLAYOUT_STEPS, Mast, Model, Timer};
+use crate::gdl::{Gdl, PickMove, PlayoutLimit, State, Term};
 use crate::rng::Rng;
 
 impl Model for Arc<Gdl> {
@@ -30,14 +30,27 @@ impl Model for Arc<Gdl> {
     /// A playout cut at [`MAX_PLAYOUT_STEPS`] scores the goals of the state it reached, a
     /// missing goal as 0.5. The propositional network, where the game has one, plays it
     /// without leaving its bit sets.
-    fn playout(&self, state: State, rng: &mut Rng, timer: &mut Timer) -> Option<Vec<f64>> {
+    fn playout(
+        &self,
+        state: State,
+        rng: &mut Rng,
+        timer: &mut Timer,
+        mast: Option<&mut Mast>,
+    ) -> Option<Vec<f64>> {
+        let mut pick =
+            mast.map(|mast| move |role, keys: &[u32], rng: &mut Rng| mast.pick(role, keys, rng));
         let limit = PlayoutLimit {
             max_steps: MAX_PLAYOUT_STEPS,
             stop: &mut || timer.expired(),
+            pick: pick.as_mut().map(|p| p as PickMove),
         };
         let end = Gdl::playout(self, &state, rng, limit)?;
         let missing = (!end.finished).then_some(0.5);
         Some(rewards(&end.goals, missing))
+    }
+
+    fn move_key(&self, role: usize, m: &Term) -> u32 {
+        Gdl::move_key(self, role, m)
     }
 
     fn same(&self, a: &State, b: &State) -> bool {

@@ -335,3 +335,59 @@ fn the_tree_stays_within_its_memory_and_recycles_its_least_visited_nodes() {
     assert!(free.memory().1 > bound, "the bound was never reached");
     assert_eq!(free.recycled(), 0);
 }
+
+/// One player, ten steps, four moves at each; each `up` scores 10 points. The tree
+/// cannot reach the end within a few thousand iterations, so what the root learns of
+/// `up` comes from the playouts.
+const UPS: &str = "
+    (role player)
+    (init (step 0)) (init (ups 0))
+    (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+    (succ 5 6) (succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10)
+    (legal player up) (legal player down) (legal player left) (legal player right)
+    (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+    (<= (next (ups ?n)) (true (ups ?m)) (does player up) (succ ?m ?n))
+    (<= (next (ups ?n)) (true (ups ?n)) (not (does player up)))
+    (<= terminal (true (step 10)))
+    (<= (goal player ?v) (true (ups ?n)) (points ?n ?v))
+    (points 0 0) (points 1 10) (points 2 20) (points 3 30) (points 4 40) (points 5 50)
+    (points 6 60) (points 7 70) (points 8 80) (points 9 90) (points 10 100)
+";
+
+/// The mean reward of every iteration through the root after `iterations` of them.
+fn root_mean<M: Model>(tree: &Mcts<M>) -> f64 {
+    let stats = &tree.nodes[tree.root].stats[0];
+    let (visits, sum) = stats
+        .iter()
+        .fold((0, 0.0), |(v, s), st| (v + st.visits, s + st.sum));
+    sum / visits as f64
+}
+
+#[test]
+fn mast_playouts_learn_the_move_that_is_good_everywhere() {
+    for engine in [crate::gdl::Engine::Reasoner, crate::gdl::Engine::Propnet] {
+        let gdl = Arc::new(Gdl::parse_with(UPS, engine).unwrap());
+        let start = gdl.initial_state();
+        let mean = |playouts| {
+            let mut tree = Mcts::new(gdl.clone(), Some(3), 64).with_playouts(playouts);
+            let c = tree.search_within(&start, 0, within(2_000));
+            assert_eq!(
+                gdl.display(&c.best.unwrap()),
+                "up",
+                "{engine:?} {playouts:?}"
+            );
+            (root_mean(&tree), tree)
+        };
+        let (random, _) = mean(Playouts::Random);
+        let (mast, tree) = mean(Playouts::Mast);
+        // Random playouts play `up` a quarter of the time, MAST's about 70% (the tree
+        // alone favours `up` in its first few steps).
+        assert!(mast > random + 0.1, "{engine:?}: {mast} {random}");
+        let key = |m: &str| gdl.move_key(0, &gdl.parse_term(m).unwrap());
+        let mast = tree.mast().unwrap();
+        let (up, down) = (mast.mean(0, key("up")), mast.mean(0, key("down")));
+        // An iteration that played `down` has one `up` fewer: 0.1 less, about.
+        let (up, down) = (up.unwrap(), down.unwrap());
+        assert!(up > down + 0.05, "{engine:?}: {up} {down}");
+    }
+}

@@ -19,7 +19,7 @@ use super::session::{
 };
 use crate::agent::{AgentConfig, AgentKind};
 use crate::gdl::{Analysis, Gdl, State, Term};
-use crate::mcts::Mcts;
+use crate::mcts::{Budget, Mcts};
 use crate::search::Limits;
 use crate::sexpr::Sexpr;
 use crate::web::grid_axes::{self, GridAxes};
@@ -36,6 +36,8 @@ pub struct GeneralSession {
     analysis: Analysis,
     /// The search tree, kept between turns; `None` for the random agent.
     tree: Option<Arc<Mutex<Mcts>>>,
+    /// Iterations per search at most (`--iterations`).
+    iterations: Option<u64>,
     /// The random agent's generator.
     rng: crate::rng::Rng,
     /// The figures of our last move search, until the page takes them.
@@ -51,6 +53,7 @@ struct Search {
     position: State,
     us: usize,
     legal: Vec<Term>,
+    iterations: Option<u64>,
     /// Where a move search (not a ponder) leaves its figures.
     figures: Option<Arc<Mutex<Option<SearchFigures>>>>,
 }
@@ -74,11 +77,8 @@ impl GeneralSession {
         let position = gdl.initial_state();
         let analysis = gdl.analyse(&position);
         let tree = matches!(agent.kind, AgentKind::Alphabeta | AgentKind::Mcts).then(|| {
-            Arc::new(Mutex::new(Mcts::new(
-                gdl.clone(),
-                agent.seed,
-                agent.hash_mb,
-            )))
+            let tree = Mcts::new(gdl.clone(), agent.seed, agent.hash_mb);
+            Arc::new(Mutex::new(tree.with_playouts(agent.playouts)))
         });
         Ok(GeneralSession {
             info: MatchInfo::new(match_id, role, play_clock),
@@ -87,6 +87,7 @@ impl GeneralSession {
             position,
             analysis,
             tree,
+            iterations: agent.iterations,
             rng: crate::rng::seeded(agent.seed),
             figures: Arc::default(),
             grid_axes: Vec::new(),
@@ -158,6 +159,7 @@ impl GeneralSession {
             tree,
             position: self.position.clone(),
             us: self.us,
+            iterations: self.iterations,
             legal: self
                 .analysis
                 .legal
@@ -295,7 +297,12 @@ impl Search {
         let unstopped = Arc::new(AtomicBool::new(false));
         let stop = limits.stop.as_ref().unwrap_or(&unstopped);
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
-        let choice = tree.search(&self.position, self.us, deadline, stop);
+        let budget = Budget {
+            deadline: Some(deadline),
+            stop: Some(stop),
+            iterations: self.iterations,
+        };
+        let choice = tree.search_within(&self.position, self.us, budget);
         choice.log(match_id);
         if let Some(slot) = &self.figures {
             let figures = SearchFigures::of_mcts(&choice, self.line_text(&choice.line));

@@ -312,6 +312,12 @@ impl Propnet {
         }
     }
 
+    /// The input proposition of role `role`'s move `m`, if the network knows it: the
+    /// key ([`super::Gdl::move_key`]) its playouts give the move.
+    pub fn move_key(&self, role: usize, m: &Term) -> Option<u32> {
+        self.move_index.get(role)?.get(m).copied()
+    }
+
     /// [`super::Gdl::playout`] in bit sets; `None` if the state holds a fluent the
     /// network does not know.
     pub fn playout(
@@ -322,6 +328,7 @@ impl Propnet {
     ) -> Option<Option<PlayoutEnd>> {
         let mut bits = self.bits(state)?;
         let mut spare = bits.clone();
+        let mut keys = Vec::new();
         Some(self.with_vals(|vals| {
             for _ in 0..limit.max_steps {
                 if (limit.stop)() {
@@ -332,12 +339,20 @@ impl Propnet {
                 if vals[self.terminal as usize] {
                     return Some(self.ended(vals, true));
                 }
-                for ms in &self.moves {
+                for (role, ms) in self.moves.iter().enumerate() {
                     let count = ms.iter().filter(|m| vals[m.legal as usize]).count();
                     if count == 0 {
                         return Some(self.ended(vals, true));
                     }
-                    let k = rng.random_range(0..count);
+                    let k = match limit.pick.as_mut() {
+                        Some(pick) => {
+                            keys.clear();
+                            let legal = ms.iter().filter(|m| vals[m.legal as usize]);
+                            keys.extend(legal.map(|m| m.input));
+                            pick(role, &keys, rng)
+                        }
+                        None => rng.random_range(0..count),
+                    };
                     if let Some(m) = ms.iter().filter(|m| vals[m.legal as usize]).nth(k) {
                         vals[m.input as usize] = true;
                     }
