@@ -12,6 +12,17 @@ fn run(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// What the command printed; it must succeed (else its error fails the test).
+fn succeeded(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn perft_prints_the_count() {
     let out = run(&["perft", "5x5", "4"]);
@@ -787,17 +798,11 @@ fn gdl_prints_the_project_rules_and_checks_files() {
     .unwrap();
     assert_eq!(text, committed, "the command prints the committed file");
 
-    let out = run(&[
+    let stdout = succeeded(&[
         "gdl",
         "check",
         concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/breakthrough_5x5.gdl"),
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.contains("roles: white black"), "{stdout}");
     assert!(
         stdout.contains("legal moves of white at the start: 5"),
@@ -816,8 +821,21 @@ fn gdl_prints_the_project_rules_and_checks_files() {
 }
 
 #[test]
+fn gdl_compare_checks_scrambled_rules() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/tictactoe.gdl");
+    let stdout = succeeded(&["gdl", "compare", file, "--games", "3", "--scramble", "5"]);
+    // Tic-tac-toe names 16 symbols besides the keywords and numbers.
+    assert!(
+        stdout.contains("scrambled with seed 5: 16 symbols renamed"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("model: propositional network"), "{stdout}");
+    assert!(stdout.contains("random games (3 reached"), "{stdout}");
+}
+
+#[test]
 fn match_referees_two_started_players_and_prints_the_result() {
-    let out = run(&[
+    let stdout = succeeded(&[
         "match",
         "--white",
         "ggp-player serve --agent random --seed 1",
@@ -832,12 +850,6 @@ fn match_referees_two_started_players_and_prints_the_result() {
         "--dialect",
         "dresden",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.contains("   1. white (move "), "{stdout}");
     let result = stdout
         .lines()
@@ -862,7 +874,7 @@ fn match_and_tournament_play_a_gdl_file() {
     let random = |seed: u32| format!("ggp-player serve --agent random --seed {seed}");
     let (lun, rps) = (rules("lowest_unique.gdl"), rules("rps_well.gdl"));
     // Three roles, one --player each, in role order.
-    let out = run(&[
+    let stdout = succeeded(&[
         "match",
         "--rules",
         &lun,
@@ -877,12 +889,6 @@ fn match_and_tournament_play_a_gdl_file() {
         "--playclock",
         "1",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.contains("   1. ((pick "), "{stdout}");
     let result = stdout
         .lines()
@@ -922,7 +928,7 @@ fn match_and_tournament_play_a_gdl_file() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("after 3 steps"));
     let results = std::env::temp_dir().join(format!("ggp-cli-rps-{}.jsonl", std::process::id()));
     let _ = std::fs::remove_file(&results);
-    let out = run(&[
+    let stdout = succeeded(&[
         "tournament",
         "--rules",
         &rps,
@@ -939,12 +945,6 @@ fn match_and_tournament_play_a_gdl_file() {
         "--results",
         results.to_str().unwrap(),
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(
         stdout
             .lines()

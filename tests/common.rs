@@ -27,67 +27,9 @@ pub fn init_test_logging() {
     }
 }
 
-/// The GDL keywords, which scrambling leaves alone.
-const KEYWORDS: [&str; 14] = [
-    "role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct", "not", "or",
-    "base", "input", "<=",
-];
-
-/// ggp-base's scrambling done ourselves: every symbol but the keywords, numbers and
-/// variables renamed consistently to a random lower-case word (seeded). Returns the
-/// scrambled rules and the renaming.
-#[allow(dead_code)]
-pub fn scramble(
-    rules: &[ggp_player::sexpr::Sexpr],
-    seed: u64,
-) -> (
-    Vec<ggp_player::sexpr::Sexpr>,
-    std::collections::BTreeMap<String, String>,
-) {
-    use ggp_player::sexpr::Sexpr;
-    use rand::{RngExt, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut names = std::collections::BTreeMap::new();
-    let mut used = std::collections::BTreeSet::new();
-    fn walk(
-        e: &Sexpr,
-        names: &mut std::collections::BTreeMap<String, String>,
-        used: &mut std::collections::BTreeSet<String>,
-        rng: &mut rand_xoshiro::Xoshiro256PlusPlus,
-    ) -> Sexpr {
-        match e {
-            Sexpr::List(items) => {
-                Sexpr::list(items.iter().map(|i| walk(i, names, used, rng)).collect())
-            }
-            Sexpr::Atom(a) => {
-                let key = a.to_ascii_lowercase();
-                let keep = KEYWORDS.contains(&key.as_str())
-                    || a.starts_with('?')
-                    || a.bytes().all(|b| b.is_ascii_digit());
-                if keep {
-                    return e.clone();
-                }
-                let name = names.entry(key).or_insert_with(|| {
-                    loop {
-                        let len = rng.random_range(5..11);
-                        let word: String = (0..len)
-                            .map(|_| (b'a' + rng.random_range(0..26u8)) as char)
-                            .collect();
-                        if !KEYWORDS.contains(&word.as_str()) && used.insert(word.clone()) {
-                            break word;
-                        }
-                    }
-                });
-                Sexpr::atom(name.clone())
-            }
-        }
-    }
-    let out = rules
-        .iter()
-        .map(|r| walk(r, &mut names, &mut used, &mut rng))
-        .collect();
-    (out, names)
-}
+/// ggp-base's scrambling (the library's, which `gdl compare --scramble` uses too).
+#[allow(unused_imports)]
+pub use ggp_player::gdl::scramble;
 
 /// What a one-request program answered, and how long it took from its start.
 #[allow(dead_code)]

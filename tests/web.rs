@@ -23,6 +23,7 @@ use chromiumoxide::page::{Page, ScreenshotParams};
 use futures::StreamExt;
 use ggp_player::games::breakthrough::Board;
 use ggp_player::games::breakthrough::spec::Breakthrough;
+use ggp_player::gdl::{Gdl, State};
 use ggp_player::player::server::{self, ServeConfig};
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::ggp_match::{GgpGame, MatchSpec};
@@ -1866,6 +1867,138 @@ async fn a_reasoner_game_s_board_is_drawn_from_its_facts() {
             .ends_with("Game over: stopped by the controller before the game's end."),
         "{status}"
     );
+    assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
+    chromium.close().await;
+}
+
+/// A match of the project's GDL game `file` from a controller, the player as the first
+/// role and the test's other roles playing their first legal move, stopped after `plies`
+/// joint moves (or at the game's end); the state at the end.
+async fn gdl_match(addr: &str, id: &str, file: &str, plies: usize) -> (Gdl, State) {
+    let path = format!("{}/gdl/{file}", env!("CARGO_MANIFEST_DIR"));
+    let rules = std::fs::read_to_string(path).unwrap();
+    let gdl = Gdl::parse(&rules).unwrap();
+    let role = &gdl.role_names()[0];
+    assert_eq!(
+        say(addr, &format!("(START {id} {role} ({rules}) 5 1)")).await,
+        "ready"
+    );
+    let mut state = gdl.initial_state();
+    let mut last = "NIL".to_owned();
+    for _ in 0..plies {
+        if gdl.is_terminal(&state) {
+            break;
+        }
+        let ours = say(addr, &format!("(PLAY {id} {last})")).await;
+        let mut joint: Vec<_> = gdl
+            .all_legal_moves(&state)
+            .into_iter()
+            .map(|moves| moves[0].clone())
+            .collect();
+        joint[0] = gdl.parse_term(&ours).unwrap();
+        let names: Vec<String> = joint.iter().map(|m| gdl.display(m)).collect();
+        last = format!("({})", names.join(" "));
+        state = gdl.next_state(&state, &joint);
+    }
+    assert_eq!(say(addr, &format!("(STOP {id} {last})")).await, "done");
+    (gdl, state)
+}
+
+/// The classic games the reasoner plays, as the page draws them: the boards of
+/// checkers, reversi, pentago and hex whole, with one piece for each of the state's,
+/// the colours as discs; race's runners and nim's heaps as tracks, a row per runner or
+/// heap, the name where its number is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_classic_games_are_drawn_as_boards_and_tracks() {
+    let Some(_one) = browser_turn("web::the_classic_games_are_drawn_as_boards_and_tracks").await
+    else {
+        return;
+    };
+    let (addr, _stop, chromium, page, errors) = open_player_page().await;
+    let board_of = r#"(() => {
+        const b = document.getElementById('board');
+        const rows = [...b.querySelectorAll('tr')].filter(r => r.querySelector('td'));
+        return { widths: rows.map(r => r.querySelectorAll('td').length),
+                 rowLabels: rows.map(r => r.querySelector('th[scope=row]').textContent),
+                 words: [...b.querySelectorAll('td .cell-text')].map(t => t.textContent),
+                 discs: b.querySelectorAll('td .piece').length }; })()"#;
+    // (file, plies, rows, columns, pieces drawn as discs rather than words)
+    let games = [
+        ("checkers_6x6.gdl", 6, 6, 6, false),
+        ("reversi_6x6.gdl", 6, 6, 6, true),
+        ("pentago.gdl", 6, 6, 6, true),
+        ("hex.gdl", 6, 5, 5, true),
+        ("race.gdl", 3, 2, 12, false),
+        ("nim.gdl", 4, 4, 26, false),
+    ];
+    for (n, (file, plies, rows, cols, discs)) in games.into_iter().enumerate() {
+        let (gdl, end) = gdl_match(&addr, &format!("classic{n}"), file, plies).await;
+        eval(
+            &page,
+            &format!(
+                "(() => {{ location.hash = '#match={}'; return true; }})()",
+                n + 1
+            ),
+        )
+        .await;
+        wait_for(
+            &page,
+            &format!(
+                "document.getElementById('match-title').textContent.startsWith('#{} ') && document.getElementById('board').dataset.turn === 'over'",
+                n + 1
+            ),
+            file,
+            Duration::from_secs(10),
+        )
+        .await;
+        let drawn = eval(&page, board_of).await;
+        assert_eq!(
+            drawn["widths"],
+            serde_json::json!(vec![cols; rows]),
+            "{file}: {drawn}"
+        );
+        // The state's pieces: grid facts not empty, or one per track.
+        let pieces = end
+            .fluents()
+            .iter()
+            .map(|f| gdl.display(f))
+            .filter(|f| {
+                let words: Vec<&str> = f.trim_matches(['(', ')']).split(' ').collect();
+                (words.len() == 4 && words[3] != "b") || (rows <= 4 && words.len() == 3)
+            })
+            .count();
+        let (shown_discs, shown_words) = (
+            drawn["discs"].as_u64().unwrap() as usize,
+            drawn["words"].as_array().unwrap().len(),
+        );
+        if discs {
+            assert_eq!((shown_discs, shown_words), (pieces, 0), "{file}: {drawn}");
+        } else {
+            assert_eq!((shown_discs, shown_words), (0, pieces), "{file}: {drawn}");
+        }
+    }
+    let labels = |file: &str| -> Value {
+        match file {
+            "race" => serde_json::json!(["left", "right"]),
+            _ => serde_json::json!(["a", "b", "c", "d"]),
+        }
+    };
+    for (n, file) in [(5, "race"), (6, "nim")] {
+        eval(
+            &page,
+            &format!("(() => {{ location.hash = '#match={n}'; return true; }})()"),
+        )
+        .await;
+        wait_for(
+            &page,
+            &format!("document.getElementById('match-title').textContent.startsWith('#{n} ')"),
+            file,
+            Duration::from_secs(10),
+        )
+        .await;
+        let drawn = eval(&page, board_of).await;
+        assert_eq!(drawn["rowLabels"], labels(file), "{file}: {drawn}");
+    }
     assert_eq!(errors_of(&errors), Vec::<String>::new(), "no console error");
     chromium.close().await;
 }

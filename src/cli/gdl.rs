@@ -21,7 +21,12 @@ pub fn run(command: GdlCommand) -> anyhow::Result<()> {
             games::dispatch(&name, PrintGdl { size, game })?
         }
         GdlCommand::Check { file, engine } => check_gdl(&file, engine),
-        GdlCommand::Compare { file, games, seed } => compare(&file, games, seed),
+        GdlCommand::Compare {
+            file,
+            games,
+            seed,
+            scramble,
+        } => compare(&file, games, seed, scramble),
         GdlCommand::Bench {
             file,
             seconds,
@@ -63,6 +68,10 @@ pub enum GdlCommand {
         /// Seed of the random moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Rename every symbol of the rules but GDL's keywords, numbers and variables to
+        /// a random word drawn from this seed first (as ggp-base scrambles rules).
+        #[arg(long, value_name = "SEED")]
+        scramble: Option<u64>,
     },
     /// Random playouts per second from the initial state, by the reasoner and by the
     /// propositional network, measured in alternate rounds.
@@ -103,23 +112,32 @@ impl Tool for PrintGdl {
     }
 }
 
-/// The rules of `file`, compiled and answered by `engine`.
-fn compile(file: &Path, engine: Engine) -> anyhow::Result<(Gdl, Vec<Sexpr>)> {
+/// The rules of `file`.
+fn read(file: &Path) -> anyhow::Result<Vec<Sexpr>> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    Sexpr::parse_all(&text).with_context(|| format!("{} is not valid GDL", file.display()))
+}
+
+/// The rules of `file`, compiled and answered by `engine`.
+fn compile(file: &Path, engine: Engine) -> anyhow::Result<Gdl> {
+    compile_rules(file, &read(file)?, engine)
+}
+
+/// `rules` (read from `file`) compiled and answered by `engine`.
+fn compile_rules(file: &Path, rules: &[Sexpr], engine: Engine) -> anyhow::Result<Gdl> {
     let invalid = || format!("{} is not valid GDL", file.display());
-    let rules = Sexpr::parse_all(&text).with_context(invalid)?;
-    let mut gdl = Gdl::from_sexprs(&rules).with_context(invalid)?;
+    let mut gdl = Gdl::from_sexprs(rules).with_context(invalid)?;
     let fallback = gdl
-        .use_engine(&rules, engine)
+        .use_engine(rules, engine)
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("no propositional network for {}", file.display()))?;
     println!("model: {}", gdl.model_description(fallback.as_deref()));
-    Ok((gdl, rules))
+    Ok(gdl)
 }
 
 fn check_gdl(file: &Path, engine: Engine) -> anyhow::Result<()> {
-    let (gdl, _) = compile(file, engine)?;
+    let gdl = compile(file, engine)?;
     let roles = gdl.role_names();
     let state = gdl.initial_state();
     println!("roles: {}", roles.join(" "));
@@ -143,8 +161,17 @@ fn check_gdl(file: &Path, engine: Engine) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn compare(file: &Path, games: usize, seed: u64) -> anyhow::Result<()> {
-    let (gdl, _) = compile(file, Engine::Propnet)?;
+fn compare(file: &Path, games: usize, seed: u64, scramble: Option<u64>) -> anyhow::Result<()> {
+    let mut rules = read(file)?;
+    if let Some(scramble_seed) = scramble {
+        let (scrambled, names) = ggp_player::gdl::scramble(&rules, scramble_seed);
+        println!(
+            "scrambled with seed {scramble_seed}: {} symbols renamed",
+            names.len()
+        );
+        rules = scrambled;
+    }
+    let gdl = compile_rules(file, &rules, Engine::Propnet)?;
     let done = gdl
         .compare_with_reasoner(games, &mut seeded(Some(seed)))
         .map_err(anyhow::Error::msg)?;
@@ -159,7 +186,7 @@ fn bench(file: &Path, seconds: f64, rounds: usize, mcts: bool) -> anyhow::Result
     if !(seconds > 0.0 && seconds <= 3600.0) || rounds == 0 {
         anyhow::bail!("--seconds must be in (0, 3600] and --rounds at least 1");
     }
-    let (gdl, _) = compile(file, Engine::Auto)?;
+    let gdl = compile(file, Engine::Auto)?;
     if mcts {
         return bench_mcts(Arc::new(gdl), Duration::from_secs_f64(seconds), rounds);
     }

@@ -29,6 +29,7 @@ mod propnet;
 mod prover;
 mod random;
 mod rules;
+mod scramble;
 mod speed;
 mod split;
 mod strata;
@@ -39,6 +40,7 @@ pub use compare::{Compared, MAX_COMPARED_STEPS};
 pub use error::GdlError;
 pub use propnet::PlayoutEnd;
 pub use random::RandomGame;
+pub use scramble::scramble;
 pub use speed::playouts_in;
 pub use term::Term;
 

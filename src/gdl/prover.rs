@@ -17,7 +17,7 @@ use super::hash::FastMap;
 use super::plan::{Pat, Registry, RelId, SizeEstimate, compile};
 use super::rules::{Literal, RAtom, Rule};
 use super::split::read_rules;
-use super::strata::components;
+use super::strata::{Dependencies, Strata};
 use super::table::Table;
 use super::term::{
     MAX_TERM_DEPTH, Overlay, Store, SymId, Symbols, Term, TermId, TermTable, export, import,
@@ -138,18 +138,9 @@ impl Program {
     /// Compiles rules already read (the propositional network compiles a relaxed copy
     /// of the game's rules this way).
     pub fn from_rules(rules: &[Rule], mut symbols: Symbols) -> Result<Program, GdlError> {
-        // Number the relations: (name, arity).
-        let mut ids: FastMap<(SymId, usize), RelId> = FastMap::default();
-        let mut names = Vec::new();
-        let mut arity = Vec::new();
-        let mut rel = |pred: SymId, n: usize| -> RelId {
-            *ids.entry((pred, n)).or_insert_with(|| {
-                names.push(pred);
-                arity.push(n);
-                (names.len() - 1) as RelId
-            })
-        };
-        let mut keyword = |name: &str, n: usize| rel(symbols.intern(name), n);
+        // Number the relations: (name, arity), the keywords first.
+        let mut deps = Dependencies::default();
+        let mut keyword = |name: &str, n: usize| deps.relation(symbols.intern(name), n);
         let kw = Keywords {
             truth: keyword("true", 1),
             does: keyword("does", 2),
@@ -161,71 +152,35 @@ impl Program {
             goal: keyword("goal", 2),
             terminal: keyword("terminal", 0),
         };
-        let atom_rel =
-            |a: &RAtom, rel: &mut dyn FnMut(SymId, usize) -> RelId| rel(a.pred, a.args.len());
-        let mut head_rel = Vec::with_capacity(rules.len());
-        let mut body_rels: Vec<Vec<(RelId, bool)>> = Vec::with_capacity(rules.len());
-        for r in rules {
-            head_rel.push(atom_rel(&r.head, &mut rel));
-            let mut body = Vec::new();
-            for lit in &r.body {
-                match lit {
-                    Literal::Pos(a) => body.push((atom_rel(a, &mut rel), true)),
-                    Literal::Neg(a) => body.push((atom_rel(a, &mut rel), false)),
-                    Literal::Distinct(..) | Literal::Same(..) => {}
-                }
-            }
-            body_rels.push(body);
-        }
-        let n = names.len();
+        deps.add_rules(rules);
 
         // Strata: components of the dependency graph, dependencies first.
-        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (h, body) in head_rel.iter().zip(&body_rels) {
-            succ[*h as usize].extend(body.iter().map(|&(b, _)| b));
-        }
-        for edges in &mut succ {
-            edges.sort_unstable();
-            edges.dedup();
-        }
-        let comps = components(&succ);
-        let mut comp_of = vec![0usize; n];
-        for (c, members) in comps.iter().enumerate() {
-            for &m in members {
-                comp_of[m as usize] = c;
-            }
-        }
-        for (i, r) in rules.iter().enumerate() {
-            let h = comp_of[head_rel[i] as usize];
-            if let Some(&(b, _)) = body_rels[i]
-                .iter()
-                .find(|&&(b, positive)| !positive && comp_of[b as usize] == h)
-            {
-                return Err(GdlError::Unstratified {
-                    rule: r.text.clone(),
-                    relation: symbols.name(names[b as usize]).to_string(),
-                });
-            }
+        let succ = deps.graph();
+        let strata = Strata::of(&succ);
+        if let Some((i, b)) = deps.negated_within(&strata).next() {
+            return Err(GdlError::Unstratified {
+                rule: rules[i].text.clone(),
+                relation: symbols.name(deps.rels[b as usize].0).to_string(),
+            });
         }
 
         // Which relations depend on the state.
-        let mut state_dependent = vec![false; n];
+        let mut state_dependent = vec![false; deps.rels.len()];
         state_dependent[kw.truth as usize] = true;
         state_dependent[kw.does as usize] = true;
+        strata.spread(&succ, &mut state_dependent);
+        let Dependencies {
+            ids,
+            rels,
+            heads: head_rel,
+            ..
+        } = deps;
+        let (names, arity): (Vec<SymId>, Vec<usize>) = rels.into_iter().unzip();
+        let Strata { comps, comp_of } = strata;
+        let n = names.len();
         let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); comps.len()];
         for (i, &h) in head_rel.iter().enumerate() {
             rules_of[comp_of[h as usize]].push(i);
-        }
-        for (c, members) in comps.iter().enumerate() {
-            let dependent = members.iter().any(|&m| state_dependent[m as usize])
-                || rules_of[c].iter().any(|&i| {
-                    body_rels[i]
-                        .iter()
-                        .any(|&(b, _)| state_dependent[b as usize])
-                });
-            for &m in members {
-                state_dependent[m as usize] = dependent;
-            }
         }
         for (what, r) in [("role", kw.role), ("init", kw.init)] {
             if state_dependent[r as usize] {

@@ -15,7 +15,7 @@
 use super::error::GdlError;
 use super::hash::FastMap;
 use super::rules::{Literal, MAX_ALTERNATIVES, RAtom, RTerm, Rule, parse_rules};
-use super::strata::components;
+use super::strata::{Dependencies, Strata};
 use super::term::{SymId, Symbols};
 use crate::sexpr::Sexpr;
 
@@ -46,41 +46,16 @@ fn may_match(p: &Pattern, args: &[RTerm]) -> bool {
 
 /// The relations that are negated inside their own recursion.
 fn negated_in_own_recursion(rules: &[Rule]) -> Vec<Rel> {
-    let mut ids: FastMap<Rel, u32> = FastMap::default();
-    let mut rels: Vec<Rel> = Vec::new();
-    let mut id = |a: &RAtom| -> u32 {
-        *ids.entry((a.pred, a.args.len())).or_insert_with(|| {
-            rels.push((a.pred, a.args.len()));
-            (rels.len() - 1) as u32
-        })
-    };
-    let mut edges: Vec<(u32, u32, bool)> = Vec::new();
-    for r in rules {
-        let h = id(&r.head);
-        for lit in &r.body {
-            match lit {
-                Literal::Pos(a) => edges.push((h, id(a), true)),
-                Literal::Neg(a) => edges.push((h, id(a), false)),
-                Literal::Distinct(..) | Literal::Same(..) => {}
-            }
-        }
-    }
-    let mut succ = vec![Vec::new(); rels.len()];
-    for &(h, b, _) in &edges {
-        succ[h as usize].push(b);
-    }
-    let mut comp_of = vec![0usize; rels.len()];
-    for (c, members) in components(&succ).iter().enumerate() {
-        members.iter().for_each(|&m| comp_of[m as usize] = c);
-    }
-    let bad: Vec<usize> = edges
-        .iter()
-        .filter(|&&(h, b, positive)| !positive && comp_of[h as usize] == comp_of[b as usize])
-        .map(|&(h, _, _)| comp_of[h as usize])
+    let mut deps = Dependencies::default();
+    deps.add_rules(rules);
+    let strata = Strata::of(&deps.graph());
+    let bad: Vec<usize> = deps
+        .negated_within(&strata)
+        .map(|(i, _)| strata.comp_of[deps.heads[i] as usize])
         .collect();
-    (0..rels.len())
-        .filter(|&r| bad.contains(&comp_of[r]))
-        .map(|r| rels[r])
+    (0..deps.rels.len())
+        .filter(|&r| bad.contains(&strata.comp_of[r]))
+        .map(|r| deps.rels[r])
         .collect()
 }
 

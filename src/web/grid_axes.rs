@@ -12,6 +12,10 @@
 //!
 //! Without either, the page keeps its default (the first coordinate is the column, the
 //! second the row counted up), which is also what `?x ?y` say.
+//!
+//! The rules also say how far the board reaches: the numbers they write in a relation's
+//! arguments (checkers' initial men on rows 1, 2, 5 and 6, nim's `(size a 0)` in its
+//! end), so that a board whose edge rows have emptied is still drawn whole.
 
 use std::collections::BTreeMap;
 
@@ -26,6 +30,9 @@ pub struct GridAxes {
     pub row: Option<usize>,
     pub col: Option<usize>,
     pub rows_down: bool,
+    /// The least and greatest number the rules write in each argument (two or three),
+    /// where they write one.
+    pub span: Vec<Option<(i64, i64)>>,
 }
 
 /// Votes for the row and the column argument of each relation, by kind of evidence.
@@ -35,9 +42,11 @@ struct Votes {
     named_col: [u32; 3],
     y: [u32; 3],
     x: [u32; 3],
+    span: Vec<Option<(i64, i64)>>,
 }
 
-/// The axes the rules give to each three-argument relation they say anything about.
+/// The axes the rules give to each three-argument relation they say anything about, and
+/// the numbers they write in each two- or three-argument relation.
 pub fn of_rules(rules: &[Sexpr]) -> Vec<GridAxes> {
     let mut votes: BTreeMap<String, Votes> = BTreeMap::new();
     for rule in rules {
@@ -52,11 +61,16 @@ pub fn of_rules(rules: &[Sexpr]) -> Vec<GridAxes> {
         };
         let (rows, cols) = (named(&["row"]), named(&["column", "col"]));
         for (name, args) in &literals {
-            if args.len() != 3 {
+            if !(2..=3).contains(&args.len()) {
                 continue;
             }
-            let v = votes.entry(name.clone()).or_default();
+            let v = votes.entry(format!("{name}/{}", args.len())).or_default();
+            v.span.resize(args.len(), None);
             for (i, arg) in args.iter().enumerate() {
+                if let Some(n) = arg.as_atom().and_then(|a| a.parse::<i64>().ok()) {
+                    let (lo, hi) = v.span[i].get_or_insert((n, n));
+                    (*lo, *hi) = ((*lo).min(n), (*hi).max(n));
+                }
                 let Some(var) = arg.as_atom().filter(|a| a.starts_with('?')) else {
                     continue;
                 };
@@ -72,23 +86,24 @@ pub fn of_rules(rules: &[Sexpr]) -> Vec<GridAxes> {
     let best = |v: &[u32; 3]| (0..3).filter(|&i| v[i] > 0).max_by_key(|&i| (v[i], 3 - i));
     votes
         .into_iter()
-        .filter_map(|(relation, v)| {
-            let (row, col) = (best(&v.named_row), best(&v.named_col));
-            if row.is_some() || col.is_some() {
-                return Some(GridAxes {
-                    relation,
-                    row,
-                    col,
-                    rows_down: true,
-                });
+        .filter_map(|(key, v)| {
+            let (relation, arity) = key.rsplit_once('/')?;
+            let mut axes = GridAxes {
+                relation: relation.to_owned(),
+                span: v.span,
+                ..GridAxes::default()
+            };
+            if arity == "3" {
+                let (row, col) = (best(&v.named_row), best(&v.named_col));
+                if row.is_some() || col.is_some() {
+                    (axes.row, axes.col, axes.rows_down) = (row, col, true);
+                } else {
+                    (axes.row, axes.col) = (best(&v.y), best(&v.x));
+                }
             }
-            let (row, col) = (best(&v.y), best(&v.x));
-            (row.is_some() || col.is_some()).then_some(GridAxes {
-                relation,
-                row,
-                col,
-                rows_down: false,
-            })
+            let says =
+                axes.row.is_some() || axes.col.is_some() || axes.span.iter().any(Option::is_some);
+            says.then_some(axes)
         })
         .collect()
 }
@@ -148,8 +163,26 @@ mod tests {
     #[test]
     fn rules_that_say_nothing_give_nothing() {
         let rules =
-            Sexpr::parse_all("(role a) (init (cell 1 1 b)) (<= (p ?a) (true (cell ?a ?b ?c)))")
+            Sexpr::parse_all("(role a) (init (cell ?a 1 b)) (<= (p ?a) (true (cell ?a ?b ?c)))")
                 .unwrap();
+        let cell = GridAxes {
+            relation: "cell".into(),
+            span: vec![None, Some((1, 1)), None],
+            ..GridAxes::default()
+        };
+        assert_eq!(of_rules(&rules), [cell]);
+        let rules = Sexpr::parse_all("(role a) (<= (p ?a) (true (cell ?a ?b ?c)))").unwrap();
         assert_eq!(of_rules(&rules), []);
+    }
+
+    #[test]
+    fn the_rules_numbers_give_the_board_s_reach() {
+        let checkers = axes("checkers_6x6.gdl");
+        let cell = checkers.iter().find(|a| a.relation == "cell").unwrap();
+        assert_eq!(cell.span, [Some((1, 6)), Some((1, 6)), None]);
+        let nim = axes("nim.gdl");
+        let size = nim.iter().find(|a| a.relation == "size").unwrap();
+        assert_eq!(size.span, [None, Some((0, 25))]);
+        assert_eq!((size.row, size.col), (None, None));
     }
 }

@@ -6,7 +6,7 @@
 //! each recursive cycle side by side.
 
 use super::super::hash::FastMap;
-use super::super::strata::components;
+use super::super::strata::Strata;
 use super::build::{Circuit, FALSE, Gate, TRUE};
 
 /// A circuit ready to be evaluated.
@@ -40,20 +40,19 @@ pub(super) fn optimise(c: Circuit) -> Result<Folded, String> {
     let mut gates = c.gates;
     let n = gates.len();
     let succ: Vec<Vec<u32>> = gates.iter().map(|g| g.inputs().to_vec()).collect();
-    let comps = components(&succ);
-    drop(succ);
+    let strata = Strata::of(&succ);
 
     // Which propositions depend on the state or the moves; the others get their value.
-    let mut dynamic = vec![false; n];
+    let mut dynamic: Vec<bool> = gates
+        .iter()
+        .map(|g| matches!(g, Gate::Base(_) | Gate::Input(_)))
+        .collect();
+    strata.spread(&succ, &mut dynamic);
+    drop(succ);
+    let comps = strata.comps;
     let mut vals = vec![false; n];
     for comp in &comps {
-        let dynamic_comp = comp.iter().any(|&m| {
-            let g = &gates[m as usize];
-            matches!(g, Gate::Base(_) | Gate::Input(_))
-                || g.inputs().iter().any(|&i| dynamic[i as usize])
-        });
-        if dynamic_comp {
-            comp.iter().for_each(|&m| dynamic[m as usize] = true);
+        if dynamic[comp[0] as usize] {
             continue;
         }
         if !is_cycle(comp, &gates) {
