@@ -30,4 +30,8 @@ pub const WEIGHTS: [i32; COUNT] = [
     -3, // parity (ending)
     157, // tempo (opening)
     6, // tempo (ending)
+    0, // stable (opening)
+    0, // stable (ending)
+    0, // limit (opening)
+    0, // limit (ending)
 ];
