@@ -129,7 +129,7 @@ mod tests {
     /// `positional`'s weights written as feature weights, as `weights.rs` held them
     /// before the first fit.
     const AS_FEATURES: [i32; features::COUNT] = [
-        100, 100, 80, 80, -20, -20, -16, -16, 8, 8, -3, -3, 0, 0, 0, 0, 0, 0,
+        100, 100, 80, 80, -20, -20, -16, -16, 8, 8, -3, -3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     ];
 
     /// The features carry `positional`'s terms exactly: with its weights they score

@@ -5,15 +5,27 @@
 //! Terms: the piece difference; the side to move's best conversion waiting and the
 //! opponent's; the difference in frontier pieces (next to an empty square the opponent
 //! reaches), in safe pieces (no empty neighbour: they can never change colour), in holes
-//! (empty squares next to own pieces, where the opponent may land), and in squares only
-//! a jump reaches; the parity of the empty squares (+1 odd, −1 even: with one clone a
-//! ply, odd leaves the last square to the side to move); and a constant (the tempo).
+//! (empty squares next to own pieces, where the opponent may land), in squares only
+//! a jump reaches, and in stable pieces (see below); the
+//! parity of the empty squares (+1 odd, −1 even: with one clone a ply, odd leaves the
+//! last square to the side to move); a constant (the tempo); and the piece difference
+//! again near the turn limit (see below).
+//!
+//! Stability: no Ataxx piece is stable for good, since a jump empties the square it
+//! leaves and a piece next to an empty square can be converted. A safe piece (no empty
+//! neighbour) cannot be converted by the opponent's next move. A stable one has, besides,
+//! no neighbour that can move onto an empty square: the opponent's next move cannot empty
+//! a square next to it either, so its next two moves cannot convert it, unless the
+//! piece's own side empties a neighbour in between.
 //!
 //! Phase: each term has an opening weight and an ending weight, blended by the empty
 //! squares left (all opening at the start's 45, all ending on a full board), so that one
 //! weight vector can say that a conversion waiting matters more early and the piece
 //! count more late. Turn limit: every term but the piece difference fades out over the
-//! last [`FADE`] plies, as in `positional`, since only the final count decides the game.
+//! last [`FADE`] plies, as in `positional`, since only the final count decides the game;
+//! and since the phase follows the empty squares, a long game can reach the limit with
+//! its piece difference still weighted as in the opening, so the `limit` term counts the
+//! difference once more, growing over the last [`LIMIT_PLIES`] plies.
 //!
 //! The evaluation is linear in these counts, so fitting the weights to game results is
 //! a logistic regression (`ggp-player tune`, [`crate::fit`]). A count is the term times
@@ -30,13 +42,17 @@ pub const PHASE: i32 = 45;
 pub const FADE: i32 = 10;
 /// What a count is divided by to give the term in its own units.
 pub const DIVISOR: i32 = PHASE * FADE;
+/// Over how many last plies the `limit` term grows from nothing to the full difference.
+pub const LIMIT_PLIES: i32 = 40;
 
 /// The terms, in order; each has an opening feature (`2 * term`) and an ending one
 /// (`2 * term + 1`).
-pub const TERMS: [&str; 9] = [
+pub const TERMS: [&str; 11] = [
     "material", "gain", "threat", "frontier", "safe", "holes", "jumps", "parity", "tempo",
+    "stable", "limit",
 ];
 const MATERIAL: usize = 0;
+const LIMIT: usize = 10;
 /// The number of features.
 pub const COUNT: usize = 2 * TERMS.len();
 
@@ -70,11 +86,15 @@ pub fn extract(p: &Ataxx, sink: &mut impl Sink) {
     } else {
         left.min(FADE)
     };
+    // The limit term's share of the full difference, in tenths (`FADE`ths).
+    let near = (LIMIT_PLIES - left).max(0) * FADE / LIMIT_PLIES;
     let count = |b: u64| b.count_ones() as i32;
+    let stable = !grow(reach(empty));
+    let material = count(own) - count(opp);
     let (own_reach, opp_reach) = (reach(own) & empty, reach(opp) & empty);
     let (own_clones, opp_clones) = (grow(own) & empty, grow(opp) & empty);
     let terms = [
-        count(own) - count(opp),
+        material,
         best_gain(own, opp, empty),
         best_gain(opp, own, empty),
         count(own & grow(opp_reach)) - count(opp & grow(own_reach)),
@@ -83,9 +103,15 @@ pub fn extract(p: &Ataxx, sink: &mut impl Sink) {
         count(own_reach & !own_clones) - count(opp_reach & !opp_clones),
         if empties % 2 == 1 { 1 } else { -1 },
         1,
+        count(own & stable) - count(opp & stable),
+        material,
     ];
     for (t, &term) in terms.iter().enumerate() {
-        let f = if t == MATERIAL { FADE } else { fade };
+        let f = match t {
+            MATERIAL => FADE,
+            LIMIT => near,
+            _ => fade,
+        };
         sink.add(2 * t, term * opening * f);
         sink.add(2 * t + 1, term * ending * f);
     }
@@ -136,7 +162,11 @@ mod tests {
         let (open, end) = (4, PHASE - 4);
         let term = |name: &str| {
             let i = opening(name);
-            let f = if name == "material" { FADE } else { 5 };
+            let f = match name {
+                "material" => FADE,
+                "limit" => 8, // 35 of the last 40 plies: 8 tenths, rounded down.
+                _ => 5,
+            };
             assert_eq!(c[i] * end, c[i + 1] * open, "{name}: phase split");
             assert_eq!(c[i] % (open * f), 0, "{name}");
             c[i] / (open * f)
@@ -155,5 +185,11 @@ mod tests {
         assert_eq!(term("jumps"), 2);
         assert_eq!(term("parity"), -1);
         assert_eq!(term("tempo"), 1);
+        // The squares that can move onto an empty one reach left to row 2's second
+        // square (three from its fifth) and down to row 5 (three from row 2); no piece
+        // next to one of them: black's top left corner, row 4's first square and row
+        // 6's first three; white's first square of row 5.
+        assert_eq!(term("stable"), 5 - 1);
+        assert_eq!(term("limit"), 24 - 21);
     }
 }

@@ -15,8 +15,9 @@ static EVALUATIONS: [Evaluation<Ataxx>; 3] = [
     },
     Evaluation {
         name: "tuned",
-        about: "`positional`'s terms, squares only a jump reaches, parity and tempo, with \
-                opening and ending weights fitted to self-play results (`tune`)",
+        about: "`positional`'s terms, squares only a jump reaches, stable pieces, parity, \
+                tempo and the piece difference near the turn limit, with opening and ending \
+                weights fitted to self-play results (`tune`)",
         evaluator: &Tuned(&super::weights::WEIGHTS),
     },
     Evaluation {
