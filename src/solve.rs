@@ -3,6 +3,7 @@
 //! value and a line that keeps it, and with `--openings` the walk of the positions near
 //! it ([`crate::search::openings`]).
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +44,9 @@ pub struct SolveJob<'a> {
     /// Print the answer as one JSON line ([`JobReport`]), "unknown" included, instead of
     /// the two lines for people: the form a program that hands out solves reads.
     pub json: bool,
+    /// Positions whose value (or bounds on it) is proven already, one [`ChildReport`] a
+    /// line: the solve takes them as proven wherever it meets them.
+    pub known: Option<&'a Path>,
 }
 
 /// The answer of `solve --json`, one line a program reads back: the value of the
@@ -67,6 +71,14 @@ pub struct JobReport {
     pub moves: Vec<String>,
     /// The positions `moves` lead to, in the same order.
     pub children: Vec<ChildReport>,
+    /// The position's own key (as a child's `key`).
+    #[serde(default)]
+    pub key: String,
+    /// Positions below this one that the solve proved something about, once each (by
+    /// key), those whose proofs cost a share of its nodes: what a rerun of the position,
+    /// or a solve that meets one of them, need not prove again.
+    #[serde(default)]
+    pub proven: Vec<ChildReport>,
 }
 
 /// A position one move on from a job's: its key, so that a caller sees which positions
@@ -119,6 +131,12 @@ impl SolveJob<'_> {
         if self.openings.is_some() && self.solver != SolverKind::Alphabeta {
             return Err("--openings is for --solver alphabeta".into());
         }
+        if self.known.is_some()
+            && (self.solver != SolverKind::Alphabeta || self.checkpoint.is_some())
+        {
+            return Err("--known is for --solver alphabeta without --checkpoint".into());
+        }
+        let known = self.known.map(read_known).transpose()?;
         let mut label = format!(
             "{} {size} {}",
             self.game,
@@ -179,6 +197,9 @@ impl SolveJob<'_> {
             }
             (SolverKind::Alphabeta, None) => {
                 let table = table.insert(search::ProofTable::new(self.hash_mb));
+                for (&key, &(least, most)) in known.iter().flatten() {
+                    search::add_known(table, key, least, most);
+                }
                 Ok(search::solve_reporting(
                     &root,
                     &limits,
@@ -202,6 +223,9 @@ impl SolveJob<'_> {
         if self.json {
             let variant = self.variant.unwrap_or(S::VARIANTS[0]).to_ascii_lowercase();
             let (moves, children) = moves_and_children(&root, table.as_ref());
+            let proven = table.as_ref().map_or_else(Vec::new, |t| {
+                proven_positions(&root, t, s.nodes, &s.stopped)
+            });
             let report = JobReport {
                 board: size.to_owned(),
                 variant,
@@ -213,6 +237,8 @@ impl SolveJob<'_> {
                 line: move_names(&root, &s.line),
                 moves,
                 children,
+                key: key_name(&root),
+                proven,
             };
             print(serde_json::to_string(&report).map_err(|e| e.to_string())?);
             if s.value.is_none() {
@@ -352,11 +378,7 @@ fn moves_and_children<G: Game>(
     position: &G,
     table: Option<&search::ProofTable>,
 ) -> (Vec<String>, Vec<ChildReport>) {
-    if game::result(position).is_some() {
-        return (Vec::new(), Vec::new());
-    }
-    let mut list = G::MoveList::default();
-    position.generate_moves(&mut list);
+    let list = legal_moves(position);
     let mut child = position.clone();
     list.as_slice()
         .iter()
@@ -364,15 +386,107 @@ fn moves_and_children<G: Game>(
             let name = position.move_name(m);
             child.make(m);
             let bounds = search::proven_bounds(&child, table);
-            let report = ChildReport {
-                key: format!("{:016x}", search::position_key(&child)),
-                at_least: bounds.map(|b| b.0).filter(|&o| o != Outcome::Loss),
-                at_most: bounds.map(|b| b.1).filter(|&o| o != Outcome::Win),
-            };
+            let report = ChildReport::new(key_name(&child), bounds);
             child.unmake(m);
             (name, report)
         })
         .unzip()
+}
+
+/// A position's key as reports name it: 16 hexadecimal digits.
+fn key_name<G: Game>(position: &G) -> String {
+    key_hex(search::position_key(position))
+}
+
+fn key_hex(key: u64) -> String {
+    format!("{key:016x}")
+}
+
+impl ChildReport {
+    fn new(key: String, bounds: Option<(Outcome, Outcome)>) -> ChildReport {
+        ChildReport {
+            key,
+            at_least: bounds.map(|b| b.0).filter(|&o| o != Outcome::Loss),
+            at_most: bounds.map(|b| b.1).filter(|&o| o != Outcome::Win),
+        }
+    }
+}
+
+/// What `table` proves about positions below `position` whose proofs cost at least
+/// 1/[`PROVEN_SHARE`] of the solve's `nodes` (and at least [`PROVEN_LEAST`] nodes).
+fn proven_positions<G: Game>(
+    position: &G,
+    table: &search::ProofTable,
+    nodes: u64,
+    stopped: &[u16],
+) -> Vec<ChildReport> {
+    let min_work = (nodes / PROVEN_SHARE).max(PROVEN_LEAST);
+    search::proven_below(position, table, min_work, stopped)
+        .into_iter()
+        .map(|(key, least, most)| ChildReport::new(key_hex(key), Some((least, most))))
+        .collect()
+}
+
+/// A job reports the positions it proved something about whose proofs cost at least
+/// this share of its nodes: the most expensive part of what a rerun would redo, in a
+/// report of at most a few hundred positions per ply.
+const PROVEN_SHARE: u64 = 256;
+/// ... and at least this many nodes, below which a position costs less to prove again
+/// than to read.
+const PROVEN_LEAST: u64 = 64;
+
+/// The legal moves at `position`, none once the game is over.
+fn legal_moves<G: Game>(position: &G) -> G::MoveList {
+    let mut list = G::MoveList::default();
+    if game::result(position).is_none() {
+        position.generate_moves(&mut list);
+    }
+    list
+}
+
+/// The positions of a `--known` file and what is proven of each (merged when a key comes
+/// twice), for the side to move there.
+fn read_known(path: &Path) -> Result<HashMap<u64, (Outcome, Outcome)>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("--known: cannot read {}: {e}", path.display()))?;
+    let rank = |o: Outcome| match o {
+        Outcome::Loss => 0,
+        Outcome::Draw => 1,
+        Outcome::Win => 2,
+    };
+    let mut known: HashMap<u64, (Outcome, Outcome)> = HashMap::new();
+    for (number, line) in text.lines().enumerate() {
+        let bad = |why: String| format!("--known {}:{}: {why}", path.display(), number + 1);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let entry: ChildReport = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        let key = u64::from_str_radix(&entry.key, 16)
+            .ok()
+            .filter(|_| entry.key.len() == 16)
+            .ok_or_else(|| {
+                bad(format!(
+                    "{:?} is not a key of 16 hexadecimal digits",
+                    entry.key
+                ))
+            })?;
+        let (mut least, mut most) = (
+            entry.at_least.unwrap_or(Outcome::Loss),
+            entry.at_most.unwrap_or(Outcome::Win),
+        );
+        if let Some(&(l, m)) = known.get(&key) {
+            least = if rank(l) > rank(least) { l } else { least };
+            most = if rank(m) < rank(most) { m } else { most };
+        }
+        if rank(least) > rank(most) {
+            return Err(bad(format!(
+                "the position {} cannot be at least {least:?} and at most {most:?}",
+                entry.key
+            )));
+        }
+        known.insert(key, (least, most));
+    }
+    Ok(known)
 }
 
 #[cfg(test)]
@@ -395,6 +509,7 @@ mod tests {
             openings: None,
             max_nodes: None,
             json: false,
+            known: None,
         }
     }
 

@@ -15,6 +15,14 @@ child's key: a split leaf's children start from those bounds, and a position rea
 a second line of moves (or as the mirror image of one in the tree) is not solved twice
 but stands for the first (its "twin"), whose numbers it takes; the tree is then a graph.
 
+What is proven anywhere is shared with every job: each job reports its position's key
+and what it proved about the positions one move on and about those further below whose
+proofs cost it most (keys and bounds), and each job starts from all of it (`known`,
+passed as `ggp-player solve --known`), so that its search stops wherever it meets a
+position proven by another job (by any line, or as a mirror image) or by an earlier,
+smaller run of its own leaf: a rerun goes on from what its last run proved rather than
+from nothing.
+
 The journal is the checkpoint: one JSON line per finished job or expansion, appended as
 it happens, so a killed driver loses only the jobs that were running. Replaying it
 rebuilds the tree.
@@ -101,6 +109,8 @@ class Tree:
     seen_draw: bool = False
     # The first node of each position key.
     by_key: dict[str, Node] = field(default_factory=dict)
+    # What is proven of positions by key: the least and most (RANK) for the side to move.
+    known: dict[str, tuple[int, int]] = field(default_factory=dict)
     jobs: int = 0
     job_nodes: int = 0
     job_seconds: float = 0.0
@@ -126,11 +136,11 @@ class Tree:
         return (effort, spread) if node.attacker_to_move else (spread, effort)
 
     def child_bounds(self, node: Node) -> list[tuple[int, int]]:
-        """The attacker's bounds after each of `node`'s moves, from its job's report."""
+        """The attacker's bounds after each of `node`'s moves, from its job's report and
+        what is known of the children's positions."""
         bounds = []
         for child in node.reported or ():
-            least = RANK[child.get("at_least", "loss")]
-            most = RANK[child.get("at_most", "win")]
+            least, most = self.known.get(child["key"], (0, 2))
             # The report is for the side to move in the child: the attacker at even depths.
             bounds.append((least, most) if node.depth % 2 == 1 else (2 - most, 2 - least))
         return bounds
@@ -187,6 +197,9 @@ class Tree:
             return self.target
         if self.root.dn == 0:
             if self.target == "win" and self.seen_draw:
+                # What the first question settled stays proven for the second.
+                for key, bounds in self.settled_bounds():
+                    self.learn(key, *bounds)
                 self.target = "draw"
                 self.refresh_all()
                 return self.answer()
@@ -265,6 +278,60 @@ class Tree:
             return True
         return self.needed(node.parent) or any(self.needed(p) for p in node.proxies)
 
+    # --- what is known ---------------------------------------------------------------
+
+    def learn(self, key: str | None, least: int, most: int) -> None:
+        """Adds what is proven of the position `key` for its side to move."""
+        if key is None or (least, most) == (0, 2):
+            return
+        before = self.known.get(key, (0, 2))
+        merged = (max(before[0], least), min(before[1], most))
+        if merged[0] > merged[1]:
+            raise JournalError(f"jobs contradict each other on the position {key}")
+        self.known[key] = merged
+
+    def learn_report(self, report: dict) -> None:
+        """Adds what a job proved: its position's value, its children's bounds and those of
+        the positions below whose proofs cost it most."""
+        for child in [*report.get("children", ()), *report.get("proven", ())]:
+            self.learn(child["key"], RANK[child.get("at_least", "loss")],
+                       RANK[child.get("at_most", "win")])
+        if report.get("key") and report["value"] in VALUES:
+            rank = RANK[report["value"]]
+            self.learn(report["key"], rank, rank)
+
+    def settled_bounds(self):
+        """The bounds the tree itself proves (for the side to move) on its settled
+        positions whose keys it has."""
+        goal = self.goal()
+        for node in walk_nodes(self.root):
+            if node.key is None or not self.settled(node):
+                continue
+            # The attacker's bounds, then the side to move's.
+            least, most = (goal, 2) if node.pn == 0 else (0, goal - 1)
+            yield node.key, (least, most) if node.attacker_to_move else (2 - most, 2 - least)
+
+    def known_positions(self) -> dict[str, tuple[int, int]]:
+        """Everything proven so far, by key, for the side to move: what a job is given."""
+        known = dict(self.known)
+        for key, (least, most) in self.settled_bounds():
+            before = known.get(key, (0, 2))
+            known[key] = (max(before[0], least), min(before[1], most))
+        return known
+
+    def apply_known(self, node: Node) -> bool:
+        """Takes into `node` what other jobs proved of its position since it was made;
+        whether that settles it."""
+        if node.key not in self.known:
+            return False
+        least, most = self.known[node.key]
+        if not node.attacker_to_move:
+            least, most = 2 - most, 2 - least
+        if (least, most) != (node.least, node.most):
+            node.least, node.most = max(node.least, least), min(node.most, most)
+            self.refresh(node)
+        return self.settled(node)
+
     # --- results -------------------------------------------------------------------
 
     def find(self, path: list[str] | tuple[str, ...]) -> Node:
@@ -288,6 +355,9 @@ class Tree:
             node.reported = report["children"]
         if not node.path:
             self.to_move = report["to_move"]
+        if node.key is None and report.get("key"):
+            node.key = report["key"]
+        self.learn_report(report)
         value = report["value"]
         if value in VALUES:
             node.value = value if node.attacker_to_move else FLIP[value]

@@ -8,6 +8,7 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass
@@ -43,9 +44,29 @@ class Jobs:
                        "--hash-mb", str(self.hash_mb), "--json"]
 
 
-def run_job(binary: str, argv: list[str], cwd: str) -> dict:
-    """The task: one solve on this worker; its JSON report, naming the worker."""
-    done = subprocess.run([binary, *argv], cwd=cwd, capture_output=True, text=True)
+def known_lines(known: dict[str, tuple[int, int]]) -> str:
+    """What is proven, as `ggp-player solve --known` reads it: one child report a line."""
+    names = ("loss", "draw", "win")
+    lines = []
+    for key, (least, most) in known.items():
+        line = {"key": key}
+        if least > 0:
+            line["at_least"] = names[least]
+        if most < 2:
+            line["at_most"] = names[most]
+        lines.append(json.dumps(line, separators=(",", ":")))
+    return "\n".join(lines) + "\n"
+
+
+def run_job(binary: str, argv: list[str], cwd: str, known: str = "") -> dict:
+    """The task: one solve on this worker, given the positions proven so far (`known`,
+    in a file of the worker's own); its JSON report, naming the worker."""
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", prefix="ggp-known-") as file:
+        if known.strip():
+            file.write(known)
+            file.flush()
+            argv = [*argv, "--known", file.name]
+        done = subprocess.run([binary, *argv], cwd=cwd, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip().removeprefix("error: ") or f"{binary} failed")
     report = json.loads(done.stdout.strip().splitlines()[-1])
@@ -92,9 +113,13 @@ def solve(
                     tree.expand(leaf)
                     journal.expansion(leaf)
                     continue
+                if tree.apply_known(leaf):
+                    continue
                 leaf.running = True
                 submitted += 1
+                known = known_lines(tree.known_positions())
                 future = client.submit(run_job, jobs.binary, jobs.argv(leaf, budget), jobs.cwd,
+                                       known,
                                        key=f"ggp-solve-{run}-{submitted}",
                                        resources={RESOURCE: JOB_CORES}, pure=False)
                 running[future] = (leaf, budget)

@@ -17,7 +17,7 @@ from distributed import Client
 
 from ggp_cluster.driver import local_cluster
 from ggp_cluster.pns import INF, Journal, JournalError, Problem, Tree
-from ggp_cluster.solve import JOB_CORES, Jobs, solve
+from ggp_cluster.solve import JOB_CORES, Jobs, known_lines, solve
 
 # Board, variant, a leaf's first budget and the tree's plies: each budget is far below
 # what the board's start takes, so the root is split and its children too.
@@ -77,6 +77,29 @@ def test_the_job_level_value_is_the_single_machine_solvers(
     assert len(workers) == 2
 
 
+def test_jobs_given_what_the_others_proved_search_fewer_nodes(binary, tmp_path, monkeypatch):
+    problem = Problem("4x5", "standard", "breakthrough", [], 2, 4096)
+
+    def run(client: Client, name: str) -> dict:
+        journal = Journal(tmp_path / f"{name}.jsonl", problem, resume=False)
+        answer = solve(client, Jobs(binary, problem, hash_mb=16, cwd=str(tmp_path)), journal,
+                       log=open(os.devnull, "w"))
+        journal.close()
+        return answer
+
+    # One worker: the jobs run in one order, so the nodes are the same every time.
+    with local_cluster(workers=1, cores_per_worker=1, task_cores=JOB_CORES) as cluster:
+        with Client(cluster) as client:
+            shared = run(client, "shared")
+            # The same solve whose jobs are told nothing (the tree itself still takes
+            # in what they report).
+            monkeypatch.setattr(Tree, "known_positions", lambda self: {})
+            alone = run(client, "alone")
+    assert shared["value"] == alone["value"] == "loss"
+    # Measured: 8.0 M nodes against 9.6 M.
+    assert shared["job_nodes"] < 0.9 * alone["job_nodes"], (shared, alone)
+
+
 def report(value: str, moves=("a", "b"), budget=100, children=None) -> dict:
     line = {"value": value, "nodes": budget, "seconds": 0.1, "moves": list(moves),
             "budget": budget, "to_move": "white"}
@@ -128,6 +151,29 @@ def test_a_position_reached_twice_is_solved_once_and_proven_children_not_at_all(
     assert (c.pn, c.dn) == (a.pn, a.dn)
     tree.record(a, report("loss"))  # the defender loses at a: so at c too
     assert (c.pn, c.dn) == (0, INF) and tree.answer() == "win"
+
+
+def test_what_any_job_proves_is_known_to_the_tree_and_passed_to_every_job():
+    tree = Tree(Problem("5x5", None, "breakthrough", [], 2, 100))
+    tree.record(tree.root, report("unknown", moves="ab", children=[{"key": "1"}, {"key": "2"}]))
+    tree.expand(tree.root)
+    a, b = tree.root.children
+    # a's job ran out, having proven that after its move y the attacker (to move there)
+    # at least draws, and further down, position 2 a win for its side to move (the
+    # defender): b, the leaf of that position, is settled without a job of its own.
+    tree.record(a, report("unknown", moves="xy", budget=400, children=[
+        {"key": "3"}, {"key": "4", "at_least": "draw"}], ) | {
+        "key": "1", "proven": [{"key": "2", "at_least": "win"}]})
+    assert tree.known == {"4": (1, 2), "2": (2, 2)}
+    assert tree.apply_known(b) and (b.pn, b.dn) == (INF, 0)
+    # a's rerun is given it all; once a's position is proven a loss for the defender,
+    # that too (and the root, settled by the tree, is a win for its side to move).
+    assert tree.known_positions() == {"4": (1, 2), "2": (2, 2)}
+    tree.record(a, report("loss", moves="xy") | {"key": "1"})
+    assert tree.answer() == "win"
+    assert tree.known_positions()["1"] == (0, 0)
+    lines = [json.loads(line) for line in known_lines({"1": (0, 0), "4": (1, 2)}).split()]
+    assert lines == [{"key": "1", "at_most": "loss"}, {"key": "4", "at_least": "draw"}]
 
 
 def test_a_disproved_win_with_a_draw_seen_asks_for_the_draw():

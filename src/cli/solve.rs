@@ -23,7 +23,8 @@ pub struct SolveArgs {
     /// Print the answer as one line of JSON: the board, variant, moves (--after), the
     /// side to move, its value (win, draw, loss or, when --time or --nodes ran out first,
     /// unknown, which is then no error), nodes, seconds, a line that keeps the value, the
-    /// legal moves at the position and what is known of the position after each.
+    /// legal moves at the position and what is known of the position after each, its
+    /// key, and the positions below it whose proofs cost the solve most.
     #[arg(long)]
     pub json: bool,
     /// Transposition table size in MiB.
@@ -50,6 +51,13 @@ pub struct SolveArgs {
     /// the whole run.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=2))]
     pub openings: Option<u32>,
+    /// Positions proven already (by other solves), one JSON object a line as `--json`
+    /// reports a child: {"key": ..., "at_least": ..., "at_most": ...}, the key as
+    /// `--json` gives it, the bounds for the side to move there. The solve takes them as
+    /// proven wherever it meets them, by any line or as their mirror images (alpha-beta
+    /// without --checkpoint only).
+    #[arg(long, value_name = "FILE")]
+    pub known: Option<PathBuf>,
     /// Solve the position after this move instead of the start, in the game's
     /// notation (e.g. "(move 1 2 1 3)"); repeat it for each move, in order.
     #[arg(long, value_name = "MOVE")]
@@ -74,6 +82,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         openings: args.openings,
         max_nodes: args.nodes,
         json: args.json,
+        known: args.known.as_deref(),
     };
     games::dispatch(&args.game.game, Solve(job))?.map_err(anyhow::Error::msg)
 }

@@ -27,8 +27,8 @@ pub use limits::{BestSoFar, Limits, MAX_DEPTH};
 pub use progress::Progress;
 pub use prooftable::{ProofTable, position_key};
 pub use solver::{
-    Keeping, Reporting, Solution, SolvedOpening, keeping_moves, max_ply, proven_bounds, solve,
-    solve_reporting, solve_resumable,
+    Keeping, Reporting, Solution, SolvedOpening, add_known, keeping_moves, max_ply, proven_below,
+    proven_bounds, solve, solve_reporting, solve_resumable,
 };
 pub use stats::{IterationStats, SearchResult, rate};
 pub use tt::{Bound, Entry, Table};

@@ -160,12 +160,16 @@ impl ProofTable {
     }
 
     pub(super) fn get(&self, key: u64) -> Option<u64> {
+        self.entry(key).map(|s| s.payload)
+    }
+
+    /// `key`'s entry, with the work it stands for.
+    pub(super) fn entry(&self, key: u64) -> Option<Slot> {
         let check = (key >> 32) as u32;
         let bucket = self.bucket_of(key);
         (0..WAYS)
             .map(|way| self.slot(bucket, way))
             .find(|s| s.check == check && s.work > 0)
-            .map(|s| s.payload)
     }
 
     /// Stores a position's payload and the `work` just spent on it (work adds up over the

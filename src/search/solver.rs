@@ -71,6 +71,10 @@ pub struct Solution<M> {
     pub too_deep: bool,
     /// A line that keeps the value (each side playing a move that achieves it).
     pub line: Vec<M>,
+    /// When the limits stopped the solver (alpha-beta), the codes ([`Game::move_code`])
+    /// of the moves from the root to where its first thread was: the completed work
+    /// hangs off this line ([`proven_below`]).
+    pub stopped: Vec<u16>,
     pub nodes: u64,
     pub time: std::time::Duration,
 }
@@ -211,6 +215,12 @@ fn run<G: Game>(
         line,
         nodes: shared.nodes.load(Ordering::Relaxed),
         time: start.elapsed(),
+        stopped: std::mem::take(
+            &mut *shared
+                .stopped
+                .lock()
+                .expect("no thread panicked holding it"),
+        ),
     };
     info!(
         value = ?solution.value,
@@ -304,6 +314,87 @@ pub fn proven_bounds<G: Game>(
     Some((outcome_of(p.least), outcome_of(p.most)))
 }
 
+/// Puts into `table` what is proven elsewhere about the position of `key` (a
+/// [`super::position_key`]): its value for the side to move is at least `least` and at
+/// most `most`. A solve over the table then takes it as a result of its own wherever it
+/// meets the position (by any line, or as its mirror image) and does not search below it.
+/// It is stored as the most work a table entry can stand for, so that the solve's own
+/// entries never push it out.
+pub fn add_known(table: &ProofTable, key: u64, least: Outcome, most: Outcome) {
+    let proven = Proven {
+        least: value_of(least),
+        most: value_of(most),
+        move_code: None,
+    };
+    table.put(key, proven.pack(), u64::from(KNOWN_WORK));
+}
+
+/// What `table` proves about positions below `root` whose proofs cost at least
+/// `min_work` nodes (and were not given by [`add_known`]): the keys, each once, with the
+/// least and most the value can be for the side to move there. It follows the lines
+/// through such positions only, so that it stays within the expensive top of the solve's
+/// tree: at most about `nodes / min_work` positions at each depth. These are what a later
+/// solve of `root` (or one that meets them) would otherwise pay for again.
+pub fn proven_below<G: Game>(
+    root: &G,
+    table: &ProofTable,
+    min_work: u64,
+    stopped: &[u16],
+) -> Vec<(u64, Outcome, Outcome)> {
+    let mut walk = ProvenWalk {
+        table,
+        min_work: min_work.max(1),
+        seen: std::collections::HashSet::new(),
+        found: Vec::new(),
+    };
+    walk.below(&mut root.clone(), stopped, 0);
+    walk.found
+}
+
+/// The walk of [`proven_below`].
+struct ProvenWalk<'a> {
+    table: &'a ProofTable,
+    min_work: u64,
+    seen: std::collections::HashSet<u64>,
+    found: Vec<(u64, Outcome, Outcome)>,
+}
+
+impl ProvenWalk<'_> {
+    /// Below `position`, `ply` moves from the root: through the children whose proofs
+    /// cost enough, and the one `stopped` goes on to, which has no entry (its search was
+    /// cut short) but the completed work of its own line below it.
+    fn below<G: Game>(&mut self, position: &mut G, stopped: &[u16], ply: usize) {
+        if ply >= max_ply::<G>() || crate::game::result(position).is_some() {
+            return;
+        }
+        let mut list = G::MoveList::default();
+        position.generate_moves(&mut list);
+        for &m in list.as_slice() {
+            position.make(m);
+            let (key, _) = key_of(position);
+            if stopped.first() == Some(&G::move_code(m)) {
+                self.below(position, &stopped[1..], ply + 1);
+            } else if let Some(entry) = self.table.entry(key)
+                && u64::from(entry.work) >= self.min_work
+                && self.seen.insert(key)
+            {
+                let p = Proven::unpack(entry.payload);
+                if entry.work != KNOWN_WORK && (p.least, p.most) != (-1, 1) {
+                    self.found
+                        .push((key, outcome_of(p.least), outcome_of(p.most)));
+                }
+                if p.least != p.most {
+                    self.below(position, &[], ply + 1);
+                }
+            }
+            position.unmake(m);
+        }
+    }
+}
+
+/// The work an entry of [`add_known`] stands for: the most there is.
+const KNOWN_WORK: u32 = u32::MAX;
+
 /// Slots of the marks of moves being searched (with more than one thread).
 const BUSY_SLOTS: usize = 1 << 16;
 /// Plies from the root within which a thread puts off a move another is searching:
@@ -327,6 +418,8 @@ struct Shared<'a> {
     /// Moves searched and moves in all (packed by [`pack_count`]) at each node of the
     /// first thread's line, from the root down; zero below the node it is in.
     line: [AtomicU32; LINE_PLIES],
+    /// The first thread's line when it was stopped ([`Solution::stopped`]).
+    stopped: Mutex<Vec<u16>>,
 }
 
 impl<'a> Shared<'a> {
@@ -340,6 +433,7 @@ impl<'a> Shared<'a> {
             too_deep: AtomicBool::new(false),
             drawing: AtomicBool::new(false),
             line: Default::default(),
+            stopped: Mutex::new(Vec::new()),
         }
     }
 
@@ -450,6 +544,10 @@ impl<'a> Shared<'a> {
             // The nodes not yet counted (see `Solver::node`).
             self.nodes
                 .fetch_add(s.nodes & (CHECK_EVERY - 1), Ordering::Relaxed);
+            if first && s.aborted {
+                s.stopped.reverse();
+                *self.stopped.lock().expect("no thread panics holding it") = s.stopped;
+            }
             if !s.aborted {
                 self.stop.store(true, Ordering::Relaxed);
                 found
@@ -492,6 +590,8 @@ struct Solver<'a, G> {
     ///
     /// [`reward`]: Solver::reward
     history: Vec<u32>,
+    /// Once stopped, the codes of the moves from where it stopped back to the root.
+    stopped: Vec<u16>,
 }
 
 /// What the table keeps of a position: the least and most its value can be (−1, 0 or
@@ -534,6 +634,7 @@ impl<'a, G: Game> Solver<'a, G> {
             hashes: Vec::new(),
             deferred: Vec::new(),
             history: vec![0; HISTORY_LEN],
+            stopped: Vec::new(),
         }
     }
 
@@ -662,6 +763,7 @@ impl<'a, G: Game> Solver<'a, G> {
                 b.leave(mark);
             }
             if self.aborted {
+                self.stopped.push(G::move_code(m));
                 break;
             }
             searched += 1;

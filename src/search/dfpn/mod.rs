@@ -621,6 +621,7 @@ pub fn solve_dfpn<G: Game>(
         line,
         nodes,
         time,
+        stopped: Vec::new(),
     };
     info!(
         value = ?solution.value,
