@@ -53,7 +53,11 @@ where
 
     /// Every tree's playouts played by `playouts`.
     pub fn with_playouts(self, playouts: Playouts) -> Forest<M> {
-        let trees = self.trees.into_iter().map(|t| t.with_playouts(playouts)).collect();
+        let trees = self
+            .trees
+            .into_iter()
+            .map(|t| t.with_playouts(playouts))
+            .collect();
         Forest { trees }
     }
 

@@ -99,13 +99,10 @@ impl GeneralSession {
         };
         let tree = searches.then(|| {
             let mb = agent.hash_mb - puzzle_mb;
-            Arc::new(Mutex::new(Forest::new(
-                gdl.clone(),
-                agent.seed,
-                mb,
-                agent.threads,
-            )
-            .with_playouts(agent.playouts)))
+            Arc::new(Mutex::new(
+                Forest::new(gdl.clone(), agent.seed, mb, agent.threads)
+                    .with_playouts(agent.playouts),
+            ))
         });
         let meta =
             searches.then(|| Arc::new(Mutex::new(Meta::new(gdl.clone(), puzzle_mb.max(1) << 20))));
