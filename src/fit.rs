@@ -186,17 +186,60 @@ pub fn fit_scale(points: &[(f64, f64)]) -> f64 {
     k
 }
 
-/// A fit's weights (logits per count) and how it and a baseline evaluation predict the
-/// held-out games: mean log-loss (nats), and the share of decided positions whose winner
-/// the sign names.
-pub struct Fitted {
-    pub weights: Vec<f64>,
+/// A fit's weights (in `logits_per_unit` each) and how it and a baseline evaluation
+/// predict the held-out games: mean log-loss (nats), and the share of decided positions
+/// whose winner the sign names.
+pub struct Fitted<W = f64> {
+    pub weights: Vec<W>,
+    pub logits_per_unit: f64,
     pub train_positions: usize,
     pub test_positions: usize,
     pub test_loss: f64,
     pub test_accuracy: f64,
     pub baseline_test_loss: f64,
     pub baseline_test_accuracy: f64,
+}
+
+impl Fitted<f64> {
+    /// The weights rounded to whole units of `logits_per_unit` logits, as a game's
+    /// evaluation stores them.
+    pub fn in_units(self, logits_per_unit: f64) -> Fitted<i32> {
+        Fitted {
+            weights: self
+                .weights
+                .iter()
+                .map(|x| (x / logits_per_unit).round() as i32)
+                .collect(),
+            logits_per_unit,
+            train_positions: self.train_positions,
+            test_positions: self.test_positions,
+            test_loss: self.test_loss,
+            test_accuracy: self.test_accuracy,
+            baseline_test_loss: self.baseline_test_loss,
+            baseline_test_accuracy: self.baseline_test_accuracy,
+        }
+    }
+}
+
+impl<W> Fitted<W> {
+    /// What `tune` prints and writes above the weights: the held-out scores of the fit
+    /// and of the evaluation named `baseline`, aligned.
+    pub fn report(&self, baseline: &str) -> String {
+        let width = baseline.len() + 1;
+        format!(
+            "Fitted on {} positions; {} positions of held-out games:\n\
+             {:width$} log-loss {:.4}, winner predicted {:.1}%\n\
+             {:width$} log-loss {:.4}, winner predicted {:.1}%",
+            self.train_positions,
+            self.test_positions,
+            "tuned:",
+            self.test_loss,
+            100.0 * self.test_accuracy,
+            format!("{baseline}:"),
+            self.baseline_test_loss,
+            100.0 * self.baseline_test_accuracy
+        )
+    }
 }
 
 /// Fits `count` weights to the samples of all games but every tenth ([`held_out`]) and
@@ -233,6 +276,7 @@ pub fn fit_held_out<T>(
         measure(base(&test, &test_v).into_iter().map(|(e, y)| (k * e, y)));
     Ok(Fitted {
         weights,
+        logits_per_unit: 1.0,
         train_positions: train.len(),
         test_positions: test.len(),
         test_loss,

@@ -94,17 +94,9 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, S
     );
     let fit = fit_samples(&samples)?;
     let report = format!(
-        "Fitted on {} positions; {} positions of held-out games:\n\
-         tuned:      log-loss {:.4}, winner predicted {:.1}%\n\
-         positional: log-loss {:.4}, winner predicted {:.1}%\n\
-         one piece is {:.3} logits",
-        fit.train_positions,
-        fit.test_positions,
-        fit.test_loss,
-        100.0 * fit.test_accuracy,
-        fit.positional_test_loss,
-        100.0 * fit.positional_test_accuracy,
-        fit.logits_per_piece
+        "{}\none piece is {:.3} logits",
+        fit.report("positional"),
+        100.0 * fit.logits_per_unit
     );
     let source = fit::weights_source(
         "ggp-player tune --game ataxx",
@@ -120,22 +112,8 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, S
     })
 }
 
-/// The outcome of a fit.
-pub struct Fit {
-    /// The weights in hundredths of a piece, rounded.
-    pub weights: Vec<i32>,
-    /// The fitted value of one piece of difference (the average of its two weights).
-    pub logits_per_piece: f64,
-    pub train_positions: usize,
-    pub test_positions: usize,
-    /// Mean log-loss (nats) on the held-out games: the fitted weights and `positional`.
-    pub test_loss: f64,
-    pub positional_test_loss: f64,
-    /// Share of held-out positions (not drawn) whose winner the sign of the evaluation
-    /// names: the fitted weights and `positional`.
-    pub test_accuracy: f64,
-    pub positional_test_accuracy: f64,
-}
+/// The outcome of a fit: weights in hundredths of a piece, measured beside `positional`.
+pub type Fit = fit::Fitted<i32>;
 
 /// Fits the weights on all games but every tenth, and measures on those.
 pub fn fit_samples(samples: &[Sample]) -> Result<Fit, String> {
@@ -159,20 +137,7 @@ pub fn fit_samples(samples: &[Sample]) -> Result<Fit, String> {
              about material, so there is nothing to scale the weights by"
         ));
     }
-    Ok(Fit {
-        weights: f
-            .weights
-            .iter()
-            .map(|x| (100.0 * x / logits_per_piece).round() as i32)
-            .collect(),
-        logits_per_piece,
-        train_positions: f.train_positions,
-        test_positions: f.test_positions,
-        test_loss: f.test_loss,
-        positional_test_loss: f.baseline_test_loss,
-        test_accuracy: f.test_accuracy,
-        positional_test_accuracy: f.baseline_test_accuracy,
-    })
+    Ok(f.in_units(logits_per_piece / 100.0))
 }
 
 #[cfg(test)]

@@ -100,17 +100,7 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, S
         samples.len()
     );
     let fit = fit(&samples)?;
-    let report = format!(
-        "Fitted on {} positions; {} positions of held-out games:\n\
-         tuned:    log-loss {:.4}, winner predicted {:.1}%\n\
-         improved: log-loss {:.4}, winner predicted {:.1}%",
-        fit.train_positions,
-        fit.test_positions,
-        fit.test_loss,
-        100.0 * fit.test_accuracy,
-        fit.improved_test_loss,
-        100.0 * fit.improved_test_accuracy
-    );
+    let report = fit.report("improved");
     let source = fit::weights_source(
         "ggp-player tune",
         &fit.weights,
@@ -131,20 +121,9 @@ pub fn read_files(paths: &[impl AsRef<Path>]) -> Result<(Vec<Sample>, usize), St
     fit::read_files(paths, Sample::from_line, |s| !s.is_tactical())
 }
 
-/// The outcome of a fit.
-pub struct Fit {
-    /// The weights in evaluation units ([`SCALE`] per logit), rounded.
-    pub weights: Vec<i32>,
-    pub train_positions: usize,
-    pub test_positions: usize,
-    /// Mean log-loss (nats) on the held-out games: the tuned weights and `improved`.
-    pub test_loss: f64,
-    pub improved_test_loss: f64,
-    /// Share of held-out positions (not drawn) whose winner the sign of the evaluation
-    /// names: the tuned weights and `improved`.
-    pub test_accuracy: f64,
-    pub improved_test_accuracy: f64,
-}
+/// The outcome of a fit: weights in evaluation units ([`SCALE`] per logit), measured
+/// beside `improved`.
+pub type Fit = fit::Fitted<i32>;
 
 /// Fits the weights on all games but every tenth, and measures on those.
 pub fn fit(samples: &[Sample]) -> Result<Fit, String> {
@@ -159,19 +138,7 @@ pub fn fit(samples: &[Sample]) -> Result<Fit, String> {
         },
         |s| f64::from(Improved.evaluate(&s.board)),
     )?;
-    Ok(Fit {
-        weights: f
-            .weights
-            .iter()
-            .map(|x| (x * SCALE).round() as i32)
-            .collect(),
-        train_positions: f.train_positions,
-        test_positions: f.test_positions,
-        test_loss: f.test_loss,
-        improved_test_loss: f.baseline_test_loss,
-        test_accuracy: f.test_accuracy,
-        improved_test_accuracy: f.baseline_test_accuracy,
-    })
+    Ok(f.in_units(1.0 / SCALE))
 }
 
 #[cfg(test)]
