@@ -87,8 +87,8 @@ def solve_parser() -> argparse.ArgumentParser:
         description="Prove a board's value by job-level proof-number search: a tree over "
         "the first --plies moves whose leaves are 'ggp-player solve --nodes B --json' jobs "
         "on the cluster's workers (one core each). A leaf whose job runs out of nodes is "
-        "split into its children within --plies, deeper it is run again with twice the "
-        "budget; proof and disproof numbers choose the leaf. Every finished job is appended "
+        "split into its children within --plies, deeper it is run again with four times "
+        "the budget; proof and disproof numbers choose the leaf. Every finished job is appended "
         "to --checkpoint, from which --resume goes on.",
     )
     p.add_argument("size", metavar="SIZE", help="board size, WIDTHxHEIGHT (e.g. 5x6)")
