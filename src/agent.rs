@@ -36,7 +36,7 @@ pub const DEFAULT_MINIMAX_DEPTH: u32 = 2;
 pub const DEFAULT_MCTS_ITERATIONS: u64 = 10_000;
 
 /// The transposition table size when none is given, in MiB: plenty for a 10 s move on a
-/// 2-core machine, and the pages are only taken as they are used.
+/// 2-core machine. Written in full when the agent is made ([`Agent::new`]).
 pub const DEFAULT_HASH_MB: usize = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +116,8 @@ pub struct Agent<G: Game> {
     config: AgentConfig,
     evaluator: &'static dyn Evaluator<G>,
     rng: crate::rng::Rng,
-    /// The match's transposition table, made at the first search.
+    /// The match's transposition table (alpha-beta's), made with the agent: before any
+    /// move's clock starts.
     table: Option<Table>,
     /// The MCTS tree, made at the first search; the next search starts from the subtree
     /// of the position it is given when the tree reached it.
@@ -127,21 +128,34 @@ impl<G: Game> Agent<G> {
     /// An agent for game `S`, with the evaluation the configuration names (the game's
     /// default if it names none, or one the game does not have).
     pub fn new<S: GameSpec<Game = G>>(config: AgentConfig) -> Agent<G> {
-        let evaluator = config
-            .eval
-            .and_then(|name| evaluation::<S>(name).ok())
-            .unwrap_or(&S::evaluations()[0])
-            .evaluator;
-        Agent::with_evaluator(config, evaluator)
+        Agent::with_evaluator(config, evaluator_of::<S>(config))
     }
 
     /// An agent searching with `evaluator` (the configuration's name is not consulted).
+    /// Its table is written in full now ([`Table::written`]), so that no move's search
+    /// pays for the table's pages: a match's agent is made before its first clock starts.
     pub fn with_evaluator(config: AgentConfig, evaluator: &'static dyn Evaluator<G>) -> Agent<G> {
+        Agent::made(config, evaluator, Table::written)
+    }
+
+    /// An agent for a process that answers one move and exits (a course's program run
+    /// once a request): made inside that move's clock, its table's pages are left for
+    /// the search to touch, so that the process takes only the pages it uses (and frees
+    /// fewer at its exit).
+    pub fn for_one_move<S: GameSpec<Game = G>>(config: AgentConfig) -> Agent<G> {
+        Agent::made(config, evaluator_of::<S>(config), Table::new)
+    }
+
+    fn made(
+        config: AgentConfig,
+        evaluator: &'static dyn Evaluator<G>,
+        table: fn(usize) -> Table,
+    ) -> Agent<G> {
         Agent {
             config,
             evaluator,
             rng: crate::rng::seeded(config.seed),
-            table: None,
+            table: (config.kind == AgentKind::Alphabeta).then(|| table(config.hash_mb)),
             tree: None,
         }
     }
@@ -185,6 +199,7 @@ impl<G: Game> Agent<G> {
                     root_moves: search::keeping_codes(position),
                     ..Options::default()
                 };
+                // Made with the agent: an alpha-beta agent always has one.
                 let table = self
                     .table
                     .get_or_insert_with(|| Table::new(self.config.hash_mb));
@@ -270,6 +285,16 @@ impl<G: Game> Agent<G> {
     }
 }
 
+/// The evaluation `config` names in game `S` (the game's default if it names none, or
+/// one the game does not have).
+fn evaluator_of<S: GameSpec>(config: AgentConfig) -> &'static dyn Evaluator<S::Game> {
+    config
+        .eval
+        .and_then(|name| evaluation::<S>(name).ok())
+        .unwrap_or(&S::evaluations()[0])
+        .evaluator
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,6 +308,22 @@ mod tests {
             seed: Some(seed),
             ..AgentConfig::default()
         })
+    }
+
+    #[test]
+    fn an_alphabeta_agent_has_its_table_before_its_first_move() {
+        let config = AgentConfig {
+            hash_mb: 2,
+            ..AgentConfig::default()
+        };
+        for agent in [
+            Agent::new::<Breakthrough>(config),
+            Agent::for_one_move::<Breakthrough>(config),
+        ] {
+            assert_eq!(agent.table.as_ref().map(Table::bytes), Some(2 << 20));
+        }
+        // Agents that do not search make none.
+        assert!(greedy(1).table.is_none());
     }
 
     #[test]

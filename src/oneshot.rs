@@ -162,7 +162,7 @@ fn play<S: GameSpec>(
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let search_deadline = deadline.checked_sub(SEARCH_MARGIN).unwrap_or(deadline);
     let budget = search_deadline.saturating_duration_since(Instant::now());
-    let mut agent = Agent::new::<S>(AgentConfig {
+    let mut agent = Agent::for_one_move::<S>(AgentConfig {
         kind: AgentKind::Alphabeta,
         threads,
         hash_mb: table_mb(protocol.stores_per_second, threads, budget),

@@ -4,8 +4,11 @@
 //! the legal moves and timed against the clock, and a side that fails either loses the
 //! game.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
 use std::time::{Duration, Instant};
+
+use tracing::warn;
 
 use super::dir_program::DirProgram;
 use super::interactive::Interactive;
@@ -15,7 +18,7 @@ use super::program::Program;
 use super::record::{self, CpuTime, FaultKind, MatchRecord};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
-use crate::search::{Limits, clock};
+use crate::search::{BestSoFar, Limits, clock, quick_move};
 use crate::spec::{self, CourseProgram, GameSpec};
 
 /// Kept back from the play clock when an agent is told its deadline: what it takes to
@@ -113,20 +116,46 @@ impl std::fmt::Display for Contestant {
     }
 }
 
-/// An agent told its deadline: the clock less its [`margin`].
+/// An agent told its deadline: the clock less its [`margin`], from the moment the move
+/// is asked for. It searches on a thread of its own while this one waits, so that a
+/// search kept from stopping in time (a busy machine can leave its thread without a core
+/// for longer than the margin) still gives a move in time: at the give-up instant of
+/// [`clock::move_time`], the best move the search has published, or a quick legal move
+/// if it has published none, as the GGP player and the course programs answer.
 struct Timed<G: Game> {
-    agent: Agent<G>,
+    /// Shared with the search's thread; an overrunning search keeps it until it stops.
+    agent: Arc<Mutex<Agent<G>>>,
     play_clock: Duration,
 }
 
 impl<G: Game> Mover<G> for Timed<G> {
     fn next_move(&mut self, position: &G, _ply: usize, earlier: &[u64]) -> Result<G::Move, Fault> {
-        let deadline =
-            clock::move_time(Instant::now(), self.play_clock, margin(self.play_clock)).search_until;
-        self.agent
-            .choose(position, &Limits::until(deadline), earlier)
-            .map(|c| c.mv)
-            .ok_or(Fault::NoMove)
+        let time = clock::move_time(Instant::now(), self.play_clock, margin(self.play_clock));
+        let best = Arc::new(BestSoFar::default());
+        let limits = Limits::until(time.search_until).with_best(Arc::clone(&best));
+        let (found, answer) = mpsc::channel();
+        let (agent, root, earlier) = (Arc::clone(&self.agent), position.clone(), earlier.to_vec());
+        let search = move || {
+            let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = found.send(agent.choose(&root, &limits, &earlier).map(|c| c.mv));
+        };
+        if let Err(e) = thread::Builder::new().name("agent".into()).spawn(search) {
+            warn!(error = %e, "cannot start the agent's search thread: answering a quick move");
+        }
+        match answer.recv_timeout(time.give_up_at.saturating_duration_since(Instant::now())) {
+            Ok(mv) => mv.ok_or(Fault::NoMove),
+            Err(_) => {
+                let published = best.get(position);
+                warn!(
+                    depth = published.map(|(_, d)| d),
+                    "no move from the agent's search in time: answering its best move so far"
+                );
+                published
+                    .map(|(mv, _)| mv)
+                    .or_else(|| quick_move(position))
+                    .ok_or(Fault::NoMove)
+            }
+        }
     }
 }
 
@@ -140,7 +169,7 @@ pub fn mover<S: GameSpec>(
 ) -> Result<Box<dyn Mover<S::Game>>, String> {
     match contestant {
         Contestant::Agent(config) => Ok(Box::new(Timed {
-            agent: Agent::new::<S>(*config),
+            agent: Arc::new(Mutex::new(Agent::new::<S>(*config))),
             play_clock,
         })),
         Contestant::Program(command) => match S::course_program() {
@@ -515,6 +544,31 @@ mod tests {
         assert!(r.capped && r.scores == [0.5, 0.5] || !r.capped && r.scores == [1.0, 0.0]);
         assert_eq!(r.moves.len(), r.move_us.len());
         assert_eq!(r.moves.len() == 40, r.capped);
+    }
+
+    #[test]
+    fn an_agent_whose_search_cannot_run_still_answers_in_time() {
+        let board = start::<WalkSpec>(Some("star300"), None).unwrap();
+        let agent = Arc::new(Mutex::new(Agent::new::<WalkSpec>(AgentConfig {
+            seed: Some(1),
+            hash_mb: 1,
+            ..AgentConfig::default()
+        })));
+        let mut timed = Timed {
+            agent: Arc::clone(&agent),
+            play_clock: Duration::from_secs(1),
+        };
+        // The search's thread waits for the agent, held here, as a search starved of CPU
+        // waits for a core: the answer is the quick move, given without the search.
+        let held = agent.lock().unwrap();
+        let mv = timed.next_move(&board, 0, &[]).unwrap();
+        drop(held);
+        assert_eq!(mv, quick_move(&board).unwrap());
+        // Free again, the agent searches and answers a legal move.
+        let searched = timed.next_move(&board, 0, &[]).unwrap();
+        let mut legal = <crate::games::walk::Walk as Game>::MoveList::default();
+        board.generate_moves(&mut legal);
+        assert!(legal.as_slice().contains(&searched));
     }
 
     /// An agent that reports a fixed budget left, as a program on a game budget does.
