@@ -56,6 +56,8 @@ pub struct AgentConfig {
     pub iterations: Option<u64>,
     /// How MCTS playouts choose their moves.
     pub playouts: Playouts,
+    /// Whether the general player's MCTS playouts may be cut by the goal values.
+    pub cutoff: crate::mcts::cutoff::CutoffSetting,
     /// The minimax agent's depth in plies ([`DEFAULT_MINIMAX_DEPTH`] if `None`).
     pub depth: Option<u32>,
     /// What answers the rules of a game no engine recognises: the propositional network
@@ -73,6 +75,7 @@ impl Default for AgentConfig {
             hash_mb: DEFAULT_HASH_MB,
             iterations: None,
             playouts: Playouts::default(),
+            cutoff: crate::mcts::cutoff::CutoffSetting::Auto,
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,
         }

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use ggp_player::games;
 use ggp_player::gdl::{Engine, Gdl, playouts_in};
-use ggp_player::mcts::{Budget, Mcts, Playouts};
+use ggp_player::mcts::cutoff::{CutoffSetting, detect};
+use ggp_player::mcts::{Budget, Mcts, Playouts, Timer};
 use ggp_player::rng::seeded;
 use ggp_player::sexpr::Sexpr;
 use ggp_player::spec::{self, GameSpec, Tool};
@@ -32,7 +33,8 @@ pub fn run(command: GdlCommand) -> anyhow::Result<()> {
             seconds,
             rounds,
             mcts,
-        } => bench(&file, seconds, rounds, mcts),
+            cutoff,
+        } => bench(&file, seconds, rounds, mcts, cutoff),
     }
 }
 
@@ -89,6 +91,10 @@ pub enum GdlCommand {
         /// playouts per second.
         #[arg(long)]
         mcts: bool,
+        /// With --mcts: whether the playouts may be cut by the goal values, as `serve
+        /// --cutoff` decides it.
+        #[arg(long, value_enum, default_value_t = CutoffSetting::Auto)]
+        cutoff: CutoffSetting,
     },
 }
 
@@ -182,13 +188,20 @@ fn compare(file: &Path, games: usize, seed: u64, scramble: Option<u64>) -> anyho
     Ok(())
 }
 
-fn bench(file: &Path, seconds: f64, rounds: usize, mcts: bool) -> anyhow::Result<()> {
+fn bench(
+    file: &Path,
+    seconds: f64,
+    rounds: usize,
+    mcts: bool,
+    cutoff: CutoffSetting,
+) -> anyhow::Result<()> {
     if !(seconds > 0.0 && seconds <= 3600.0) || rounds == 0 {
         anyhow::bail!("--seconds must be in (0, 3600] and --rounds at least 1");
     }
     let gdl = compile(file, Engine::Auto)?;
     if mcts {
-        return bench_mcts(Arc::new(gdl), Duration::from_secs_f64(seconds), rounds);
+        let time = Duration::from_secs_f64(seconds);
+        return bench_mcts(Arc::new(gdl), time, rounds, cutoff);
     }
     let mut models = vec![("reasoner", gdl.reasoner_only())];
     if gdl.engine_name() == "propnet" {
@@ -220,15 +233,25 @@ fn bench(file: &Path, seconds: f64, rounds: usize, mcts: bool) -> anyhow::Result
 }
 
 /// `gdl bench --mcts`: searches with each kind of playout in turn, each round.
-fn bench_mcts(gdl: Arc<Gdl>, time: Duration, rounds: usize) -> anyhow::Result<()> {
+fn bench_mcts(
+    gdl: Arc<Gdl>,
+    time: Duration,
+    rounds: usize,
+    cutoff: CutoffSetting,
+) -> anyhow::Result<()> {
     let kinds = [Playouts::Random, Playouts::Mast];
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
     let start = gdl.initial_state();
     println!("model: {}", gdl.engine_name());
+    let mut timer = Timer::new(None, None, 1);
+    let found = detect(&gdl, &start, &mut seeded(Some(0)), &mut timer);
+    println!("{}", cutoff.describe(&found));
+    let cut = cutoff.cut(&found);
     for round in 1..=rounds {
         let mut line = format!("round {round}:");
         for (kind, rates) in kinds.iter().zip(&mut rates) {
             let mut tree = Mcts::new(gdl.clone(), Some(1), 256).with_playouts(*kind);
+            tree.set_cutoff(cut);
             let budget = Budget {
                 deadline: Some(Instant::now() + time),
                 ..Budget::default()

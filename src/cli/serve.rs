@@ -7,6 +7,7 @@ use ggp_player::agent::{AgentConfig, AgentKind};
 use ggp_player::games;
 use ggp_player::gdl::Engine;
 use ggp_player::mcts::Playouts;
+use ggp_player::mcts::cutoff::CutoffSetting;
 use ggp_player::memory;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::handler::DEFAULT_MAX_MATCHES;
@@ -46,6 +47,13 @@ pub struct ServeArgs {
     /// random (uniformly random moves).
     #[arg(long, value_enum, default_value_t = Playouts::default())]
     playouts: Playouts,
+    /// In games no engine of ours recognises, whether Monte-Carlo tree search may stop its
+    /// playouts after a few moves and score them by the rules' goal values: auto (where
+    /// random games in the start clock show that the goals before the end predict the
+    /// result, as a piece count may), on (wherever the goals vary before the end, to
+    /// measure what the cut is worth) or off (always play to the end).
+    #[arg(long, value_enum, default_value_t = CutoffSetting::Auto)]
+    cutoff: CutoffSetting,
     /// Monte-Carlo tree search iterations per move at most, the clock still applying: a
     /// search that does not depend on the machine's speed or load, for comparing players
     /// (with --no-ponder, since a ponder grows the tree as well).
@@ -95,6 +103,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             eval: args.eval,
             seed: args.seed,
             playouts: args.playouts,
+            cutoff: args.cutoff,
             iterations: args.iterations,
             hash_mb: args.hash_mb,
             gdl_engine: args.gdl_engine,

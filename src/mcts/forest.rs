@@ -61,6 +61,13 @@ where
         Forest { trees }
     }
 
+    /// Every tree's playouts cut after `steps` steps ([`super::cutoff`]), or not.
+    pub fn set_cutoff(&mut self, steps: Option<usize>) {
+        for tree in &mut self.trees {
+            tree.set_cutoff(steps);
+        }
+    }
+
     pub fn model(&self) -> &M {
         self.trees[0].model()
     }

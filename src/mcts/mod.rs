@@ -15,6 +15,7 @@
 //! lost and drawn positions are proven and back up as exact values ([`proof`]); a search
 //! whose root is proven stops at once.
 
+pub mod cutoff;
 pub mod forest;
 mod memory;
 pub mod meta;
@@ -71,6 +72,19 @@ pub trait Model {
     ) -> Option<Vec<f64>>;
     /// A number for role `role`'s move `m`, the same in every state (distinct moves of
     /// a role should have distinct numbers): what [`Mast`] rates.
+    /// [`Model::playout`] stopped after `steps` steps at most: where the game is not over
+    /// by then, each role's goal value in the state it reached ([`cutoff`]). A model
+    /// without goal values before the end plays to the end.
+    fn playout_cut(
+        &self,
+        state: Self::State,
+        rng: &mut Rng,
+        timer: &mut Timer,
+        mast: Option<&mut Mast>,
+        _steps: usize,
+    ) -> Option<Vec<f64>> {
+        self.playout(state, rng, timer, mast)
+    }
     fn move_key(&self, role: usize, m: &Self::Move) -> u32;
     /// Whether `a` and `b` are the same position, so that a tree grown from one serves
     /// the other.
@@ -245,6 +259,8 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     recycled: u64,
     /// The playouts' move statistics, when they are guided by them.
     mast: Option<Mast>,
+    /// Steps after a leaf at which playouts stop and score their goals ([`cutoff`]).
+    cutoff: Option<usize>,
 }
 
 impl<M: Model> Mcts<M> {
@@ -266,6 +282,7 @@ impl<M: Model> Mcts<M> {
             full: false,
             recycled: 0,
             mast: None,
+            cutoff: None,
         }
     }
 
@@ -273,6 +290,12 @@ impl<M: Model> Mcts<M> {
     pub fn with_playouts(mut self, playouts: Playouts) -> Mcts<M> {
         self.mast = (playouts == Playouts::Mast).then(Mast::default);
         self
+    }
+
+    /// Playouts cut after `steps` steps from their leaf and scored by the goals there
+    /// ([`cutoff`]), or played to the end (`None`).
+    pub fn set_cutoff(&mut self, steps: Option<usize>) {
+        self.cutoff = steps;
     }
 
     /// The playouts' move statistics, if they are guided by them.
@@ -555,7 +578,7 @@ impl<M: Model> Mcts<M> {
         timer: &mut Timer,
     ) -> Option<Vec<f64>> {
         let state = match known {
-            Some(node) => {
+            Some(node) if self.cutoff != Some(0) => {
                 if timer.expired() {
                     return None;
                 }
@@ -574,11 +597,17 @@ impl<M: Model> Mcts<M> {
                 };
                 self.model.next(&state, &joint)
             }
-            None => state,
+            _ => state,
         };
-        let played = self
-            .model
-            .playout(state, &mut self.rng, timer, self.mast.as_mut());
+        let mast = self.mast.as_mut();
+        let played = match self.cutoff {
+            Some(steps) => {
+                let left = steps.saturating_sub(usize::from(known.is_some()));
+                self.model
+                    .playout_cut(state, &mut self.rng, timer, mast, left)
+            }
+            None => self.model.playout(state, &mut self.rng, timer, mast),
+        };
         if played.is_none()
             && let Some(mast) = &mut self.mast
         {

@@ -37,10 +37,22 @@ impl Model for Arc<Gdl> {
         timer: &mut Timer,
         mast: Option<&mut Mast>,
     ) -> Option<Vec<f64>> {
+        self.playout_cut(state, rng, timer, mast, MAX_PLAYOUT_STEPS)
+    }
+
+    /// Cut at `steps` (or [`MAX_PLAYOUT_STEPS`], the smaller), scored as there.
+    fn playout_cut(
+        &self,
+        state: State,
+        rng: &mut Rng,
+        timer: &mut Timer,
+        mast: Option<&mut Mast>,
+        steps: usize,
+    ) -> Option<Vec<f64>> {
         let mut pick =
             mast.map(|mast| move |role, keys: &[u32], rng: &mut Rng| mast.pick(role, keys, rng));
         let limit = PlayoutLimit {
-            max_steps: MAX_PLAYOUT_STEPS,
+            max_steps: steps.min(MAX_PLAYOUT_STEPS),
             stop: &mut || timer.expired(),
             pick: pick.as_mut().map(|p| p as PickMove),
         };

@@ -104,8 +104,10 @@ impl GeneralSession {
                     .with_playouts(agent.playouts),
             ))
         });
-        let meta =
-            searches.then(|| Arc::new(Mutex::new(Meta::new(gdl.clone(), puzzle_mb.max(1) << 20))));
+        let meta = searches.then(|| {
+            let memory = puzzle_mb.max(1) << 20;
+            Arc::new(Mutex::new(Meta::new(gdl.clone(), memory, agent.cutoff)))
+        });
         Ok(GeneralSession {
             info: MatchInfo::new(match_id, role, play_clock),
             us,
@@ -348,7 +350,9 @@ impl Search {
             self.record_end(Ended::Proven);
             return self.gdl.display(&solved);
         }
+        let cutoff = self.cutoff();
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
+        tree.set_cutoff(cutoff);
         let threads = limits.threads(self.threads);
         let budget = Budget {
             deadline: Some(deadline),
@@ -397,6 +401,12 @@ impl Search {
         meta.prepare(&self.position, until, stop, match_id);
         meta.answer(&self.position)
             .filter(|m| self.legal.contains(m))
+    }
+
+    /// Where the meta-gaming cuts the playouts ([`crate::mcts::cutoff`]).
+    fn cutoff(&self) -> Option<usize> {
+        let meta = self.meta.as_ref()?;
+        meta.lock().unwrap_or_else(|e| e.into_inner()).cutoff()
     }
 
     /// A best line in the rules' spelling: each step the moves of the roles that move

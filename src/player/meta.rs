@@ -1,7 +1,8 @@
 //! The general player's meta-gaming: before its tree search, a match looks once at what
 //! kind of game it plays (logged), and a single-player game is solved outright when its
 //! positions fit in memory, so that every later move is answered from the solution at
-//! once. It runs in the start clock (the first ponder) and, while the game is not solved
+//! once. Where the goal values say something before the end, the tree's playouts are cut
+//! short and scored by them ([`crate::mcts::cutoff`], `--cutoff`). It runs in the start clock (the first ponder) and, while the game is not solved
 //! yet, in the first half of each move search.
 
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use std::time::Instant;
 use tracing::info;
 
 use crate::gdl::{Gdl, State, Term};
+use crate::mcts::cutoff::{CutoffSetting, Detection, detect};
 use crate::mcts::meta::{Survey, survey};
 use crate::mcts::puzzle::{Puzzle, Unsolved};
 use crate::mcts::{Model, Timer};
@@ -25,6 +27,10 @@ pub struct Meta {
     gdl: Arc<Gdl>,
     /// The survey, once made.
     survey: Option<Survey>,
+    /// Whether playouts may be cut by the goal values.
+    cutoff: CutoffSetting,
+    /// What the cut-off's detection found, once made (unless `--cutoff off`).
+    detection: Option<Detection>,
     /// A single-player game's solution so far; `None` in other games or once given up.
     puzzle: Option<Puzzle<Arc<Gdl>>>,
     /// Whether the puzzle is solved from the match's start.
@@ -33,7 +39,7 @@ pub struct Meta {
 
 impl Meta {
     /// The meta-gaming of `gdl`; a single-player game's solution may take `memory_bytes`.
-    pub fn new(gdl: Arc<Gdl>, memory_bytes: usize) -> Meta {
+    pub fn new(gdl: Arc<Gdl>, memory_bytes: usize, cutoff: CutoffSetting) -> Meta {
         let root = gdl.initial_state();
         // A table entry: the state (its fluents), its move and value, the map's overhead.
         let per_position =
@@ -42,6 +48,8 @@ impl Meta {
         Meta {
             gdl,
             survey: None,
+            cutoff,
+            detection: None,
             puzzle,
             solved: false,
         }
@@ -50,6 +58,12 @@ impl Meta {
     /// What the survey found, once made.
     pub fn survey(&self) -> Option<Survey> {
         self.survey
+    }
+
+    /// Steps after which the tree's playouts stop and score their goals, where the
+    /// detection found the goals informative.
+    pub fn cutoff(&self) -> Option<usize> {
+        self.cutoff.cut(self.detection.as_ref()?)
     }
 
     /// Whether the single-player game is solved from its start.
@@ -66,7 +80,15 @@ impl Meta {
             let mut timer = Timer::new(Some(until), Some(stop), 1);
             let mut rng = crate::rng::seeded(Some(0));
             let found = survey(&self.gdl, state, SURVEY_WALKS, &mut rng, &mut timer);
-            info!(match_id, "meta-gaming: {found}");
+            let cut = if self.cutoff == CutoffSetting::Off {
+                "playouts to the end (--cutoff off)".to_owned()
+            } else {
+                let mut timer = Timer::new(Some(until + (until - now)), Some(stop), 1);
+                let detection = detect(&self.gdl, state, &mut rng, &mut timer);
+                self.detection = Some(detection);
+                self.cutoff.describe(&detection)
+            };
+            info!(match_id, "meta-gaming: {found}; {cut}");
             self.survey = Some(found);
         }
         let Some(puzzle) = &mut self.puzzle else {
