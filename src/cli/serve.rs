@@ -46,6 +46,14 @@ pub struct ServeArgs {
     /// random (uniformly random moves).
     #[arg(long, value_enum, default_value_t = Playouts::default())]
     playouts: Playouts,
+    /// Whether Monte-Carlo tree search makes one node of a position reached by several
+    /// orders of moves, sharing what was learnt of it (true or false).
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    transpositions: bool,
+    /// Whether the Monte-Carlo trees of several threads (--threads) share the positions
+    /// they prove while they search (true or false).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    shared_proofs: bool,
     /// Monte-Carlo tree search iterations per move at most, the clock still applying: a
     /// search that does not depend on the machine's speed or load, for comparing players
     /// (with --no-ponder, since a ponder grows the tree as well).
@@ -95,6 +103,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             eval: args.eval,
             seed: args.seed,
             playouts: args.playouts,
+            transpositions: args.transpositions,
+            shared_proofs: args.shared_proofs,
             iterations: args.iterations,
             hash_mb: args.hash_mb,
             gdl_engine: args.gdl_engine,
