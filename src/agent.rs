@@ -78,7 +78,7 @@ impl Default for AgentConfig {
             hash_mb: DEFAULT_HASH_MB,
             iterations: None,
             playouts: Playouts::default(),
-            transpositions: false,
+            transpositions: true,
             shared_proofs: true,
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,

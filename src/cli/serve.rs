@@ -48,7 +48,7 @@ pub struct ServeArgs {
     playouts: Playouts,
     /// Whether Monte-Carlo tree search makes one node of a position reached by several
     /// orders of moves, sharing what was learnt of it (true or false).
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     transpositions: bool,
     /// Whether the Monte-Carlo trees of several threads (--threads) share the positions
     /// they prove while they search (true or false).

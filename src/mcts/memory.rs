@@ -8,12 +8,15 @@
 use std::collections::HashMap;
 use std::mem::size_of;
 
-use super::transpose::TABLE_ENTRY_BYTES;
 use super::{Mcts, Model, Node, Stat};
 
 /// What a parent's entry for one child costs: the joint move's vector and its heap, the
 /// index, and the hash table's own overhead, roughly.
 pub(super) const CHILD_ENTRY_BYTES: usize = size_of::<Vec<u32>>() + size_of::<usize>() + 32;
+
+/// What the transposition table's entry for one node costs: its key and index and the
+/// hash table's overhead, roughly.
+const TABLE_ENTRY_BYTES: usize = 2 * size_of::<u64>() + 8;
 
 impl<M: Model> Mcts<M> {
     /// The bytes [`Node::bytes`] counts for `node`, but for its parent's entry.

@@ -10,10 +10,6 @@
 use super::memory::CHILD_ENTRY_BYTES;
 use super::{Mcts, Model};
 
-/// What the table's entry for one node costs: its key and index and the hash table's
-/// overhead, roughly.
-pub(super) const TABLE_ENTRY_BYTES: usize = 2 * size_of::<u64>() + 8;
-
 impl<M: Model> Mcts<M> {
     /// The node of `state` already in the tree, if transpositions are on and it is.
     pub(super) fn transposition(&self, state: &M::State) -> Option<usize> {
