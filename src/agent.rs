@@ -58,6 +58,11 @@ pub struct AgentConfig {
     pub playouts: Playouts,
     /// Whether the general player's MCTS playouts may be cut by the goal values.
     pub cutoff: crate::mcts::cutoff::CutoffSetting,
+    /// Whether an MCTS tree makes one node of a position reached by several orders of
+    /// moves.
+    pub transpositions: bool,
+    /// Whether the MCTS trees of several threads share the positions they prove.
+    pub shared_proofs: bool,
     /// The minimax agent's depth in plies ([`DEFAULT_MINIMAX_DEPTH`] if `None`).
     pub depth: Option<u32>,
     /// What answers the rules of a game no engine recognises: the propositional network
@@ -76,6 +81,8 @@ impl Default for AgentConfig {
             iterations: None,
             playouts: Playouts::default(),
             cutoff: crate::mcts::cutoff::CutoffSetting::Auto,
+            transpositions: true,
+            shared_proofs: true,
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,
         }
@@ -268,10 +275,11 @@ impl<G: Game> Agent<G> {
             stop: limits.stop.as_deref(),
             iterations,
         };
-        let (seed, hash_mb, playouts) =
-            (self.config.seed, self.config.hash_mb, self.config.playouts);
+        let config = self.config;
         let tree = self.tree.get_or_insert_with(|| {
-            Mcts::new(Native::default(), seed, hash_mb).with_playouts(playouts)
+            Mcts::new(Native::default(), config.seed, config.hash_mb)
+                .with_playouts(config.playouts)
+                .with_transpositions(config.transpositions)
         });
         let choice = tree.search_within(&Turn::new(position.clone()), 0, budget);
         choice.log("agent");

@@ -54,6 +54,14 @@ pub struct ServeArgs {
     /// measure what the cut is worth) or off (always play to the end).
     #[arg(long, value_enum, default_value_t = CutoffSetting::Auto)]
     cutoff: CutoffSetting,
+    /// Whether Monte-Carlo tree search makes one node of a position reached by several
+    /// orders of moves, sharing what was learnt of it (true or false).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    transpositions: bool,
+    /// Whether the Monte-Carlo trees of several threads (--threads) share the positions
+    /// they prove while they search (true or false).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    shared_proofs: bool,
     /// Monte-Carlo tree search iterations per move at most, the clock still applying: a
     /// search that does not depend on the machine's speed or load, for comparing players
     /// (with --no-ponder, since a ponder grows the tree as well).
@@ -104,6 +112,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             seed: args.seed,
             playouts: args.playouts,
             cutoff: args.cutoff,
+            transpositions: args.transpositions,
+            shared_proofs: args.shared_proofs,
             iterations: args.iterations,
             hash_mb: args.hash_mb,
             gdl_engine: args.gdl_engine,

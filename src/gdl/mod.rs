@@ -23,7 +23,7 @@
 mod compare;
 mod error;
 mod eval;
-mod hash;
+pub(crate) mod hash;
 mod plan;
 mod propnet;
 mod prover;

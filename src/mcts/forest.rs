@@ -1,15 +1,16 @@
 //! Root parallelisation: one tree per thread, each with its own random numbers and an
 //! equal share of the memory bound, all searching the same position at once. The move is
-//! chosen from the roots' statistics summed over the trees. Nothing is shared while they
-//! search (no locks on the trees; the model is shared read-only), so a thread costs the
-//! others nothing but its core. A tree that proves the root stops the others: its proof
-//! is the answer.
+//! chosen from the roots' statistics summed over the trees. The trees share no locks (the
+//! model is read-only); what they share while they search is a lock-free table of
+//! proven positions ([`super::shared`]), so that a position one tree proves is proven in
+//! all. A tree that proves the root stops the others: its proof is the answer.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Budget, Choice, Mcts, Model, Playouts, Stat, most_visited};
+use super::{Budget, Choice, Mcts, Model, Playouts, SharedProofs, Stat, most_visited};
 
 /// Why a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +67,31 @@ where
         for tree in &mut self.trees {
             tree.set_cutoff(steps);
         }
+    }
+
+    /// Every tree with transpositions if `on` ([`Mcts::with_transpositions`]).
+    pub fn with_transpositions(self, on: bool) -> Forest<M> {
+        let trees = self
+            .trees
+            .into_iter()
+            .map(|t| t.with_transpositions(on))
+            .collect();
+        Forest { trees }
+    }
+
+    /// The trees sharing their proofs while they search, if `on` and there are several
+    /// ([`SharedProofs`]; its table is 1 MiB besides the trees' memory).
+    pub fn with_shared_proofs(self, on: bool) -> Forest<M> {
+        if !on || self.trees.len() < 2 {
+            return self;
+        }
+        let shared = Arc::new(SharedProofs::default());
+        let trees = self
+            .trees
+            .into_iter()
+            .map(|t| t.with_shared_proofs(shared.clone()))
+            .collect();
+        Forest { trees }
     }
 
     pub fn model(&self) -> &M {

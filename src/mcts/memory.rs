@@ -1,5 +1,6 @@
 //! The tree's memory bound. Every node counts its own size, its state's heap, its legal
-//! moves, statistics and proofs, and its parent's entry for it. An iteration that would
+//! moves, statistics and proofs, its entries for its children and, with transpositions,
+//! its entry in their table. An iteration that would
 //! go past the bound first recycles the tree: the least visited nodes go (their parents
 //! keep their moves' statistics and proofs), leaving about half the bound, so that the
 //! search goes on growing where it looks most.
@@ -12,6 +13,10 @@ use super::{Mcts, Model, Node, Stat};
 /// What a parent's entry for one child costs: the joint move's vector and its heap, the
 /// index, and the hash table's own overhead, roughly.
 pub(super) const CHILD_ENTRY_BYTES: usize = size_of::<Vec<u32>>() + size_of::<usize>() + 32;
+
+/// What the transposition table's entry for one node costs: its key and index and the
+/// hash table's overhead, roughly.
+const TABLE_ENTRY_BYTES: usize = 2 * size_of::<u64>() + 8;
 
 impl<M: Model> Mcts<M> {
     /// The bytes [`Node::bytes`] counts for `node`, but for its parent's entry.
@@ -30,6 +35,11 @@ impl<M: Model> Mcts<M> {
                 .map_or(0, |p| p.len() * size_of::<f64>())
             + node.known.len() * size_of::<Option<Vec<f64>>>()
             + node.known.iter().flatten().map(Vec::len).sum::<usize>() * size_of::<f64>()
+            + if self.table.is_some() {
+                TABLE_ENTRY_BYTES
+            } else {
+                0
+            }
     }
 
     /// The memory bound in bytes, and what the tree holds now.
@@ -109,5 +119,6 @@ impl<M: Model> Mcts<M> {
         self.root = 0;
         self.full = false;
         self.bytes = self.nodes.iter().map(|n| n.bytes).sum();
+        self.reindex();
     }
 }

@@ -13,7 +13,9 @@
 //! starts from that subtree. It is bounded by memory, not by a number of nodes: when full,
 //! its least visited nodes are recycled ([`memory`]). Where one role moves at a time, won,
 //! lost and drawn positions are proven and back up as exact values ([`proof`]); a search
-//! whose root is proven stops at once.
+//! whose root is proven stops at once. With transpositions on, a position reached by
+//! several orders of moves is one node ([`transpose`]); the trees of several threads
+//! share their proofs ([`shared`]).
 
 pub mod cutoff;
 pub mod forest;
@@ -24,6 +26,8 @@ pub mod policy;
 mod proof;
 pub mod puzzle;
 pub mod reasoner;
+pub mod shared;
+mod transpose;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -36,6 +40,7 @@ use crate::gdl::{Gdl, Term};
 use crate::rng::Rng;
 use memory::CHILD_ENTRY_BYTES;
 pub use policy::{Mast, Playouts};
+pub use shared::SharedProofs;
 // The reasoner's tests use the tree with GDL states.
 #[cfg(test)]
 use crate::gdl::State;
@@ -89,6 +94,10 @@ pub trait Model {
     /// Whether `a` and `b` are the same position, so that a tree grown from one serves
     /// the other.
     fn same(&self, a: &Self::State, b: &Self::State) -> bool;
+    /// A 64-bit hash of `state`, equal for states that [`Model::same`] calls the same:
+    /// what finds a position reached by another order of moves, in a tree or between
+    /// the trees of several threads.
+    fn key(&self, state: &Self::State) -> u64;
     /// Bytes `state` holds on the heap, beyond its own size: what the tree's memory bound
     /// counts for it.
     fn heap_bytes(&self, _state: &Self::State) -> usize {
@@ -152,6 +161,8 @@ impl<'a> Timer<'a> {
 /// One position of the tree.
 struct Node<S, M> {
     state: S,
+    /// [`Model::key`] of the state.
+    key: u64,
     /// Terminal (or stuck: a role without legal moves).
     terminal: bool,
     /// Per role: its legal moves (empty when terminal).
@@ -261,6 +272,11 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     mast: Option<Mast>,
     /// Steps after a leaf at which playouts stop and score their goals ([`cutoff`]).
     cutoff: Option<usize>,
+    /// With transpositions: every node by its state's key, so that a position reached by
+    /// two orders of moves is one node ([`transpose`]).
+    table: Option<crate::gdl::hash::FastMap<u64, usize>>,
+    /// Proofs shared with the other threads' trees, when there are others.
+    shared: Option<Arc<SharedProofs>>,
 }
 
 impl<M: Model> Mcts<M> {
@@ -283,6 +299,8 @@ impl<M: Model> Mcts<M> {
             recycled: 0,
             mast: None,
             cutoff: None,
+            table: None,
+            shared: None,
         }
     }
 
@@ -296,6 +314,20 @@ impl<M: Model> Mcts<M> {
     /// ([`cutoff`]), or played to the end (`None`).
     pub fn set_cutoff(&mut self, steps: Option<usize>) {
         self.cutoff = steps;
+    }
+
+    /// The same tree, a position reached by several orders of moves one node in it if
+    /// `on` (statistics and proofs found through one order serve the others).
+    pub fn with_transpositions(mut self, on: bool) -> Mcts<M> {
+        self.table = on.then(Default::default);
+        self.nodes.clear();
+        self
+    }
+
+    /// The same tree, reading and writing proofs in `shared` (a table other trees use).
+    pub fn with_shared_proofs(mut self, shared: Arc<SharedProofs>) -> Mcts<M> {
+        self.shared = Some(shared);
+        self
     }
 
     /// The playouts' move statistics, if they are guided by them.
@@ -421,6 +453,7 @@ impl<M: Model> Mcts<M> {
                     .iter()
                     .find_map(|&c| self.nodes[c].children.values().copied().find(|&g| same(g)))
             });
+            let found = found.or_else(|| self.transposition(state));
             if let Some(found) = found {
                 self.keep(found, |_| true);
                 return;
@@ -430,6 +463,10 @@ impl<M: Model> Mcts<M> {
         let node = self.node(state.clone());
         self.bytes = node.bytes;
         self.full = false;
+        if let Some(table) = &mut self.table {
+            table.clear();
+            table.insert(node.key, 0);
+        }
         self.nodes.push(node);
         self.root = 0;
     }
@@ -450,6 +487,7 @@ impl<M: Model> Mcts<M> {
             (Some(_), Some(_)) => None,
         };
         let mut node = Node {
+            key: self.model.key(&state),
             state,
             terminal: proven.is_some(),
             legal,
@@ -472,6 +510,9 @@ impl<M: Model> Mcts<M> {
         let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut at = self.root;
         let (rewards, leaf) = loop {
+            if at != self.root {
+                self.import_proof(at);
+            }
             if let Some(proven) = &self.nodes[at].proven {
                 break (proven.clone(), Leaf::Known);
             }
@@ -482,12 +523,24 @@ impl<M: Model> Mcts<M> {
             }
             if let Some(&child) = self.nodes[at].children.get(&joint) {
                 path.push((at, joint));
+                if self.table.is_some() && path.iter().any(|&(n, _)| n == child) {
+                    // A position repeated on the way down: played out, not entered again.
+                    let state = self.nodes[child].state.clone();
+                    break (self.playout(state, None, timer)?, Leaf::PlayedOut);
+                }
                 at = child;
                 continue;
             }
             let moves = self.joint_moves(at, &joint);
             let next = self.model.next(&self.nodes[at].state, &moves);
             path.push((at, joint.clone()));
+            if let Some(child) = self.link(at, &joint, &next) {
+                if path.iter().any(|&(n, _)| n == child) {
+                    break (self.playout(next, None, timer)?, Leaf::PlayedOut);
+                }
+                at = child;
+                continue;
+            }
             // A full tree grows no more: the leaf is only played out, without expanding it.
             let node = (!self.full).then(|| self.node(next.clone()));
             if let Some(node) = node.filter(|node| {
@@ -496,10 +549,14 @@ impl<M: Model> Mcts<M> {
             }) {
                 let id = self.nodes.len();
                 self.bytes += node.bytes + CHILD_ENTRY_BYTES;
+                if let Some(table) = &mut self.table {
+                    table.entry(node.key).or_insert(id);
+                }
                 self.nodes.push(node);
                 let parent = &mut self.nodes[at];
                 parent.children.insert(joint, id);
                 parent.bytes += CHILD_ENTRY_BYTES;
+                self.import_proof(id);
                 if let Some(proven) = &self.nodes[id].proven {
                     break (proven.clone(), Leaf::Known);
                 }

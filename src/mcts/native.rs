@@ -123,6 +123,10 @@ impl<G: Game> Model for Native<G> {
     fn same(&self, a: &Turn<G>, b: &Turn<G>) -> bool {
         a.mover == b.mover && a.position.hash() == b.position.hash()
     }
+
+    fn key(&self, state: &Turn<G>) -> u64 {
+        crate::gdl::hash::finish(state.position.hash() ^ state.mover as u64)
+    }
 }
 
 /// Both roles' rewards when the game ended with `outcome` for role `mover`.

@@ -75,6 +75,9 @@ impl<M: Model> Mcts<M> {
         let added = self.node_bytes(&self.nodes[node]) - before;
         self.nodes[node].bytes += added;
         self.bytes += added;
+        if proved {
+            self.export_proof(node);
+        }
         proved
     }
 

@@ -1,8 +1,10 @@
 //! The GDL reasoner as a [`Model`]: every role moves at every step, as GDL has it.
 
+use std::hash::{BuildHasher, BuildHasherDefault};
 use std::sync::Arc;
 
 use super::{Expansion, MAX_PLAYOUT_STEPS, Mast, Model, Timer};
+use crate::gdl::hash::FastHasher;
 use crate::gdl::{Gdl, PickMove, PlayoutLimit, State, Term};
 use crate::rng::Rng;
 
@@ -67,6 +69,10 @@ impl Model for Arc<Gdl> {
 
     fn same(&self, a: &State, b: &State) -> bool {
         a == b
+    }
+
+    fn key(&self, state: &State) -> u64 {
+        BuildHasherDefault::<FastHasher>::default().hash_one(state)
     }
 
     /// The fluents' vector (a compound term's own heap is left out: rare, and small).

@@ -218,8 +218,16 @@ fn within(iterations: u64) -> Budget<'static> {
 
 #[test]
 fn the_solver_proves_won_and_lost_nim_positions_and_stops() {
+    for transpositions in [false, true] {
+        solve_nim(transpositions);
+    }
+}
+
+/// Nim positions whose winner the nim-sum tells, proven by a tree with or without
+/// transpositions.
+fn solve_nim(transpositions: bool) {
     let gdl = game("nim.gdl");
-    let mut tree = Mcts::new(gdl.clone(), Some(6), 64);
+    let mut tree = Mcts::new(gdl.clone(), Some(6), 64).with_transpositions(transpositions);
     // Heaps 1 and 3 (nim-sum 2): first wins by taking 3 down to 1, and only so.
     let won = nim(&gdl, [1, 3, 0, 0], "first");
     let c = tree.search_within(&won, 0, within(100_000));
@@ -261,8 +269,14 @@ fn marks(gdl: &Gdl, squares: &[&str]) -> State {
 
 #[test]
 fn the_solver_proves_a_tic_tac_toe_draw_and_a_win() {
+    for transpositions in [false, true] {
+        solve_tic_tac_toe(transpositions);
+    }
+}
+
+fn solve_tic_tac_toe(transpositions: bool) {
     let gdl = game("tictactoe.gdl");
-    let mut tree = Mcts::new(gdl.clone(), Some(7), 64);
+    let mut tree = Mcts::new(gdl.clone(), Some(7), 64).with_transpositions(transpositions);
     // x 1 1, o 2 2, x 3 3, o 1 3: x must block at 3 1, which threatens both 2 1 and
     // 3 2: a win.
     let win = marks(&gdl, &["1 1", "2 2", "3 3", "1 3"]);
@@ -390,4 +404,142 @@ fn mast_playouts_learn_the_move_that_is_good_everywhere() {
         let (up, down) = (up.unwrap(), down.unwrap());
         assert!(up > down + 0.05, "{engine:?}: {up} {down}");
     }
+}
+
+/// Whether no two nodes of `tree` hold the same position.
+fn positions_unique(tree: &Mcts) -> bool {
+    let mut states: Vec<&State> = tree.nodes.iter().map(|n| &n.state).collect();
+    states.sort_unstable();
+    states.windows(2).all(|w| w[0] != w[1])
+}
+
+#[test]
+fn a_position_reached_by_two_orders_of_moves_is_one_node() {
+    let gdl = game("tictactoe.gdl");
+    let start = gdl.initial_state();
+    let search = |transpositions| {
+        let mut tree = Mcts::new(gdl.clone(), Some(11), 64).with_transpositions(transpositions);
+        tree.search_within(&start, 0, within(3_000));
+        tree
+    };
+    let (tree, graph) = (search(false), search(true));
+    assert!(!positions_unique(&tree), "a tree repeats positions");
+    assert!(positions_unique(&graph));
+    // x 1 1, o 2 2, x 3 3 and x 3 3, o 2 2, x 1 1: one node, a child of both parents.
+    let one = marks(&gdl, &["1 1", "2 2", "3 3"]);
+    let other = marks(&gdl, &["3 3", "2 2", "1 1"]);
+    assert_eq!(one, other);
+    let node = graph.nodes.iter().position(|n| n.state == one).unwrap();
+    let parents = graph
+        .nodes
+        .iter()
+        .filter(|n| n.children.values().any(|&c| c == node))
+        .count();
+    assert!(parents >= 2, "{parents} parents");
+    assert!(graph.nodes.len() < tree.nodes.len());
+}
+
+/// Two players in turn either move a token to the other of two cells or end the game;
+/// the first wins if it ends on cell 1. Nothing counts the steps: positions repeat.
+const FLIP: &str = "
+    (role first) (role second)
+    (init (cell 0)) (init (control first))
+    (other 0 1) (other 1 0) (other first second) (other second first)
+    (<= (legal ?r flip) (true (control ?r)))
+    (<= (legal ?r end) (true (control ?r)))
+    (<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+    (<= (next (cell ?n)) (true (cell ?m)) (does ?r flip) (other ?m ?n))
+    (<= (next (cell ?m)) (true (cell ?m)) (does ?r end))
+    (<= (next ended) (does ?r end))
+    (<= (next (control ?s)) (true (control ?r)) (other ?r ?s))
+    (<= terminal (true ended))
+    (<= (goal first 100) (true (cell 1)))
+    (<= (goal first 0) (true (cell 0)))
+    (<= (goal second 100) (true (cell 0)))
+    (<= (goal second 0) (true (cell 1)))
+";
+
+#[test]
+fn a_repeated_position_ends_the_way_down_and_proves_nothing_false() {
+    let gdl = Arc::new(Gdl::parse(FLIP).unwrap());
+    let start = gdl.initial_state();
+    let mut graph = Mcts::new(gdl.clone(), Some(12), 16).with_transpositions(true);
+    let c = graph.search_within(&start, 0, within(2_000));
+    assert_eq!(c.iterations, 2_000);
+    // Two positions in play and two ended ones, each once: no more nodes however many
+    // the iterations.
+    assert!(positions_unique(&graph));
+    assert_eq!(graph.nodes.len(), 4);
+    // Neither side can force a win from the start (whoever ends it loses; flipping for
+    // ever never ends), so the start is not proven, though ending at once is lost.
+    assert_eq!(c.proven, None, "{c:?}");
+    assert_eq!(gdl.display(&c.best.unwrap()), "flip");
+    // Without transpositions the same line of flips is new nodes at every depth.
+    let mut tree = Mcts::new(gdl.clone(), Some(12), 16);
+    tree.search_within(&start, 0, within(2_000));
+    assert!(tree.nodes.len() > 20, "{} nodes", tree.nodes.len());
+}
+
+/// Whether every child index of `tree` is valid, every node reachable from the root,
+/// and the table holds every position's node.
+fn well_formed_graph<M: Model>(tree: &Mcts<M>) -> bool {
+    let mut seen = vec![false; tree.nodes.len()];
+    let mut stack = vec![tree.root];
+    while let Some(n) = stack.pop() {
+        if !std::mem::replace(&mut seen[n], true) {
+            stack.extend(tree.nodes[n].children.values().copied());
+        }
+    }
+    let table = tree.table.as_ref().unwrap();
+    seen.iter().all(|&s| s)
+        && table.len() == tree.nodes.len()
+        && table.iter().all(|(&k, &n)| tree.nodes[n].key == k)
+}
+
+#[test]
+fn a_graph_stays_within_its_memory_and_recycles() {
+    let gdl = game("connect_four.gdl");
+    let start = gdl.initial_state();
+    let bound = 64 << 10;
+    let mut tree = Mcts::with_memory(gdl.clone(), Some(9), bound).with_transpositions(true);
+    tree.search_within(&start, 0, within(1_500));
+    let (_, bytes) = tree.memory();
+    assert!(bytes <= bound, "{bytes} bytes in a tree of {bound}");
+    assert!(tree.recycled() > 0);
+    assert!(well_formed_graph(&tree));
+    assert_eq!(bytes, tree.nodes.iter().map(|n| n.bytes).sum::<usize>());
+    assert_eq!(tree.nodes[tree.root].visits, 1_500);
+    // The next move's position is found in the graph and the search goes on from it.
+    let best = tree.search_within(&start, 0, within(1)).best.unwrap();
+    let noop = gdl.parse_term("noop").unwrap();
+    let next = gdl.next_state(&start, &[best, noop]);
+    tree.search_within(&next, 1, within(500));
+    assert!(well_formed_graph(&tree));
+    assert!(tree.nodes[tree.root].state == next && tree.nodes[tree.root].visits > 500);
+}
+
+#[test]
+fn a_proof_found_by_one_tree_is_seen_by_another_that_shares_them() {
+    let gdl = game("nim.gdl");
+    let shared = Arc::new(SharedProofs::default());
+    // The first tree proves heaps 1 and 3, first to move, won for first.
+    let won = nim(&gdl, [1, 3, 0, 0], "first");
+    let mut prover = Mcts::new(gdl.clone(), Some(6), 16).with_shared_proofs(shared.clone());
+    assert_eq!(
+        prover.search_within(&won, 0, within(100_000)).proven,
+        Some(1.0)
+    );
+    // The second searches the position before it (heaps 1, 3 and 1, second to move), a
+    // few iterations, with and without the shared table.
+    let before = nim(&gdl, [1, 3, 1, 0], "second");
+    let proven_in = |tree: &Mcts| {
+        let node = tree.nodes.iter().find(|n| n.state == won)?;
+        node.proven.clone()
+    };
+    let mut alone = Mcts::new(gdl.clone(), Some(13), 16);
+    alone.search_within(&before, 1, within(12));
+    assert_eq!(proven_in(&alone), None);
+    let mut sharing = Mcts::new(gdl.clone(), Some(13), 16).with_shared_proofs(shared);
+    sharing.search_within(&before, 1, within(12));
+    assert_eq!(proven_in(&sharing), Some(vec![1.0, 0.0]));
 }

@@ -101,7 +101,9 @@ impl GeneralSession {
             let mb = agent.hash_mb - puzzle_mb;
             Arc::new(Mutex::new(
                 Forest::new(gdl.clone(), agent.seed, mb, agent.threads)
-                    .with_playouts(agent.playouts),
+                    .with_playouts(agent.playouts)
+                    .with_transpositions(agent.transpositions)
+                    .with_shared_proofs(agent.shared_proofs),
             ))
         });
         let meta = searches.then(|| {
