@@ -15,6 +15,7 @@
 //! lost and drawn positions are proven and back up as exact values ([`proof`]); a search
 //! whose root is proven stops at once.
 
+pub mod choice;
 pub mod forest;
 mod memory;
 pub mod meta;
@@ -271,7 +272,7 @@ impl<M: Model> Mcts<M> {
 
     /// The same tree with playouts chosen by `playouts`.
     pub fn with_playouts(mut self, playouts: Playouts) -> Mcts<M> {
-        self.mast = (playouts == Playouts::Mast).then(Mast::default);
+        self.mast = playouts.guided().then(Mast::default);
         self
     }
 
