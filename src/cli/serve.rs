@@ -43,8 +43,9 @@ pub struct ServeArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// How Monte-Carlo tree search plays out its leaves: mast (each role's move with the
-    /// best average reward so far in the match, or 40% of the time a random one) or
-    /// random (uniformly random moves).
+    /// best average reward so far in the match, or 40% of the time a random one), random
+    /// (uniformly random moves) or auto (chosen per general game in the start clock by a
+    /// few quick games of one against the other; mast in the engine's own games).
     #[arg(long, value_enum, default_value_t = Playouts::default())]
     playouts: Playouts,
     /// In games no engine of ours recognises, whether Monte-Carlo tree search may stop its

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Budget, Choice, Mcts, Model, Playouts, SharedProofs, Stat, most_visited};
+use super::{Budget, Choice, Mast, Mcts, Model, Playouts, SharedProofs, Stat, most_visited};
 
 /// Why a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,27 @@ where
             .map(|t| t.with_shared_proofs(shared.clone()))
             .collect();
         Forest { trees }
+    }
+
+    /// Every tree's playouts played by `playouts` from now on: MAST statistics already
+    /// learnt are kept while the playouts stay guided, dropped when they become random.
+    pub fn set_playouts(&mut self, playouts: Playouts) {
+        for tree in &mut self.trees {
+            if !playouts.guided() {
+                tree.mast = None;
+            } else if tree.mast.is_none() {
+                tree.mast = Some(Mast::default());
+            }
+        }
+    }
+
+    /// How the trees play out their leaves now: [`Playouts::Mast`] or
+    /// [`Playouts::Random`].
+    pub fn playouts(&self) -> Playouts {
+        match self.trees[0].mast {
+            Some(_) => Playouts::Mast,
+            None => Playouts::Random,
+        }
     }
 
     pub fn model(&self) -> &M {

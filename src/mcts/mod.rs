@@ -17,6 +17,7 @@
 //! several orders of moves is one node ([`transpose`]); the trees of several threads
 //! share their proofs ([`shared`]).
 
+pub mod choice;
 pub mod cutoff;
 pub mod forest;
 mod memory;
@@ -306,7 +307,7 @@ impl<M: Model> Mcts<M> {
 
     /// The same tree with playouts chosen by `playouts`.
     pub fn with_playouts(mut self, playouts: Playouts) -> Mcts<M> {
-        self.mast = (playouts == Playouts::Mast).then(Mast::default);
+        self.mast = playouts.guided().then(Mast::default);
         self
     }
 

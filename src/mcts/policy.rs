@@ -36,6 +36,17 @@ pub enum Playouts {
     /// random one.
     #[default]
     Mast,
+    /// Chosen per game in the start clock by a few quick games of MAST against random
+    /// playouts ([`super::choice`]); MAST until then, or where nothing chooses.
+    Auto,
+}
+
+impl Playouts {
+    /// Whether a tree set to these playouts keeps MAST statistics (until a choice says
+    /// otherwise, `Auto` plays MAST).
+    pub fn guided(self) -> bool {
+        self != Playouts::Random
+    }
 }
 
 #[derive(Clone, Copy, Default, Debug, PartialEq)]

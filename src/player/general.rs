@@ -16,14 +16,14 @@ use std::time::{Duration, Instant};
 use rand::seq::IndexedRandom;
 use tracing::warn;
 
-use super::meta::Meta;
+use super::meta::{Meta, Until};
 use super::session::{
     Fallback, JointMoveError, MatchInfo, MatchSession, MatchState, Ponder, Reply, StartError,
 };
 use crate::agent::{AgentConfig, AgentKind};
 use crate::gdl::{Analysis, Gdl, State, Term};
-use crate::mcts::Budget;
 use crate::mcts::forest::{Ended, Forest};
+use crate::mcts::{Budget, Playouts};
 use crate::search::Limits;
 use crate::sexpr::Sexpr;
 use crate::web::grid_axes::{self, GridAxes};
@@ -66,6 +66,7 @@ struct Search {
     us: usize,
     legal: Vec<Term>,
     iterations: Option<u64>,
+    play_clock: Duration,
     /// Where a move search (not a ponder) leaves its figures.
     figures: Option<Arc<Mutex<Option<SearchFigures>>>>,
     /// Where a move search leaves why it ended.
@@ -107,8 +108,9 @@ impl GeneralSession {
             ))
         });
         let meta = searches.then(|| {
-            let memory = puzzle_mb.max(1) << 20;
-            Arc::new(Mutex::new(Meta::new(gdl.clone(), memory, agent.cutoff)))
+            let bytes = puzzle_mb.max(1) << 20;
+            let meta = Meta::new(gdl.clone(), bytes, agent.cutoff, agent.playouts, agent.seed);
+            Arc::new(Mutex::new(meta))
         });
         Ok(GeneralSession {
             info: MatchInfo::new(match_id, role, play_clock),
@@ -209,6 +211,7 @@ impl GeneralSession {
             position: self.position.clone(),
             us: self.us,
             iterations: self.iterations,
+            play_clock: self.info.play_clock,
             legal: self
                 .analysis
                 .legal
@@ -355,6 +358,9 @@ impl Search {
         let cutoff = self.cutoff();
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
         tree.set_cutoff(cutoff);
+        if let Some(playouts) = self.chosen_playouts() {
+            tree.set_playouts(playouts);
+        }
         let threads = limits.threads(self.threads);
         let budget = Budget {
             deadline: Some(deadline),
@@ -384,21 +390,29 @@ impl Search {
         }
     }
 
-    /// The meta-gaming before the tree search: the survey once, and a single-player
-    /// game's solution, sought until `deadline` while pondering, else in the first half of
-    /// the move's time; its move here, if it is solved.
+    /// The meta-gaming before the tree search: the survey and the playouts' trial once,
+    /// and a single-player game's solution, sought until `deadline` while pondering, else
+    /// in the first half of the move's time; its move here, if it is solved. The trial
+    /// takes at most half of what is left of the start clock while pondering (the first
+    /// ponder is the start clock's; its deadline is a play clock past it), else a quarter
+    /// of the move's time.
     fn prepare(&self, match_id: &str, deadline: Instant, stop: &AtomicBool) -> Option<Term> {
         let mut meta = self
             .meta
             .as_ref()?
             .lock()
             .unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let left = deadline.saturating_duration_since(now);
         let until = match self.figures {
-            Some(_) => {
-                let now = Instant::now();
-                now + deadline.saturating_duration_since(now) / 2
-            }
-            None => deadline,
+            Some(_) => Until {
+                all: now + left / 2,
+                trial: now + left / 4,
+            },
+            None => Until {
+                all: deadline,
+                trial: now + left.saturating_sub(self.play_clock) / 2,
+            },
         };
         meta.prepare(&self.position, until, stop, match_id);
         meta.answer(&self.position)
@@ -409,6 +423,16 @@ impl Search {
     fn cutoff(&self) -> Option<usize> {
         let meta = self.meta.as_ref()?;
         meta.lock().unwrap_or_else(|e| e.into_inner()).cutoff()
+    }
+
+    /// The playouts the meta-gaming's trial chose, once made.
+    fn chosen_playouts(&self) -> Option<Playouts> {
+        let meta = self
+            .meta
+            .as_ref()?
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        meta.playouts()
     }
 
     /// A best line in the rules' spelling: each step the moves of the roles that move
@@ -439,6 +463,7 @@ fn roles_text(gdl: &Gdl) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcts::choice::Verdict;
     use std::sync::atomic::Ordering;
 
     fn session(file: &str, role: &str, agent: AgentConfig) -> GeneralSession {
@@ -584,6 +609,47 @@ mod tests {
             s.apply(Some(&[Sexpr::parse(&mv).unwrap()])).unwrap();
         }
         assert_eq!(s.goals(), Some(vec![Some(100)]));
+    }
+
+    #[test]
+    fn auto_playouts_are_chosen_in_the_start_clock_and_played_by_the_tree() {
+        let auto = AgentConfig {
+            playouts: Playouts::Auto,
+            seed: Some(3),
+            ..AgentConfig::default()
+        };
+        let mut s = session("tictactoe.gdl", "xplayer", auto);
+        let tree = s.tree.clone().unwrap();
+        assert_eq!(
+            tree.lock().unwrap().playouts(),
+            Playouts::Mast,
+            "until chosen"
+        );
+        // The start clock's ponder (its deadline a play clock, 1 s, past the start
+        // clock's end): the trial, then the tree's search with the chosen playouts.
+        let ponder = s.ponder().unwrap();
+        ponder(&within(3_000));
+        let chosen = s.meta.clone().unwrap().lock().unwrap().playouts();
+        let chosen = chosen.expect("a verdict once the start clock's ponder ran");
+        assert!(matches!(chosen, Playouts::Mast | Playouts::Random));
+        assert_eq!(tree.lock().unwrap().playouts(), chosen);
+        // A verdict for random playouts turns the tree's MAST off at its next search.
+        let mut s = session("tictactoe.gdl", "xplayer", auto);
+        let random = Verdict {
+            playouts: Playouts::Random,
+            games: 2,
+            iterations: 50,
+            mast: 0.0,
+            random: 1.0,
+        };
+        s.meta.clone().unwrap().lock().unwrap().set_verdict(random);
+        s.ponder().unwrap()(&within(200));
+        let tree = s.tree.clone().unwrap();
+        assert_eq!(tree.lock().unwrap().playouts(), Playouts::Random);
+        // Without auto no trial is made.
+        let mut s = session("tictactoe.gdl", "xplayer", AgentConfig::default());
+        s.ponder().unwrap()(&within(200));
+        assert_eq!(s.meta.clone().unwrap().lock().unwrap().playouts(), None);
     }
 
     #[test]

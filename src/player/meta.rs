@@ -1,9 +1,10 @@
 //! The general player's meta-gaming: before its tree search, a match looks once at what
-//! kind of game it plays (logged), and a single-player game is solved outright when its
-//! positions fit in memory, so that every later move is answered from the solution at
-//! once. Where the goal values say something before the end, the tree's playouts are cut
-//! short and scored by them ([`crate::mcts::cutoff`], `--cutoff`). It runs in the start clock (the first ponder) and, while the game is not solved
-//! yet, in the first half of each move search.
+//! kind of game it plays (logged), with `--playouts auto` chooses its playouts by a
+//! trial (logged, [`crate::mcts::choice`]), and a single-player game is solved outright
+//! when its positions fit in memory, so that every later move is answered from the
+//! solution at once. Where the goal values say something before the end, the tree's
+//! playouts are cut short and scored by them ([`crate::mcts::cutoff`], `--cutoff`). It runs in the start clock (the first ponder) and, while the game is
+//! not solved yet, in the first half of each move search.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -12,6 +13,8 @@ use std::time::Instant;
 use tracing::info;
 
 use crate::gdl::{Gdl, State, Term};
+use crate::mcts::Playouts;
+use crate::mcts::choice::{Trial, Verdict, choose};
 use crate::mcts::cutoff::{CutoffSetting, Detection, detect};
 use crate::mcts::meta::{Survey, survey};
 use crate::mcts::puzzle::{Puzzle, Unsolved};
@@ -21,6 +24,12 @@ use crate::mcts::{Model, Timer};
 const SURVEY_WALKS: u32 = 20;
 /// The survey's share of the time it is given, at most.
 const SURVEY_SHARE: u32 = 10;
+/// The playouts' trial: small searches, so that a few games fit in a start clock even
+/// where playouts are slow (reversi's are a few hundred a second).
+const TRIAL: Trial = Trial {
+    iterations: 50,
+    pairs: 4,
+};
 
 /// One match's meta-gaming.
 pub struct Meta {
@@ -35,11 +44,34 @@ pub struct Meta {
     puzzle: Option<Puzzle<Arc<Gdl>>>,
     /// Whether the puzzle is solved from the match's start.
     solved: bool,
+    /// Whether the playouts are to be chosen by a trial (`--playouts auto`).
+    choose_playouts: bool,
+    /// The trial's verdict, once made.
+    verdict: Option<Verdict>,
+    /// The trial's seed (`--seed`).
+    seed: Option<u64>,
+}
+
+/// Until when [`Meta::prepare`] may work.
+#[derive(Clone, Copy, Debug)]
+pub struct Until {
+    /// The end of the meta-gaming (the puzzle's search).
+    pub all: Instant,
+    /// The end of the playouts' trial.
+    pub trial: Instant,
 }
 
 impl Meta {
     /// The meta-gaming of `gdl`; a single-player game's solution may take `memory_bytes`.
-    pub fn new(gdl: Arc<Gdl>, memory_bytes: usize, cutoff: CutoffSetting) -> Meta {
+    /// With `playouts` [`Playouts::Auto`] it chooses the playouts, its trial seeded by
+    /// `seed`.
+    pub fn new(
+        gdl: Arc<Gdl>,
+        memory_bytes: usize,
+        cutoff: CutoffSetting,
+        playouts: Playouts,
+        seed: Option<u64>,
+    ) -> Meta {
         let root = gdl.initial_state();
         // A table entry: the state (its fluents), its move and value, the map's overhead.
         let per_position =
@@ -52,7 +84,21 @@ impl Meta {
             detection: None,
             puzzle,
             solved: false,
+            choose_playouts: playouts == Playouts::Auto,
+            verdict: None,
+            seed,
         }
+    }
+
+    /// The playouts the trial chose, once made.
+    pub fn playouts(&self) -> Option<Playouts> {
+        self.verdict.map(|v| v.playouts)
+    }
+
+    /// Takes `verdict` as the trial's, without playing it.
+    #[cfg(test)]
+    pub fn set_verdict(&mut self, verdict: Verdict) {
+        self.verdict = Some(verdict);
     }
 
     /// What the survey found, once made.
@@ -71,9 +117,11 @@ impl Meta {
         self.solved
     }
 
-    /// Surveys the game (once) and tries to solve it from `state` until `deadline` or
-    /// `stop`; logs what it found under `match_id`.
-    pub fn prepare(&mut self, state: &State, deadline: Instant, stop: &AtomicBool, match_id: &str) {
+    /// Surveys the game (once), chooses the playouts (once, if asked to) until
+    /// `until.trial`, and tries to solve the game from `state` until `until.all`, all of
+    /// it at most until `stop`; logs what it found under `match_id`.
+    pub fn prepare(&mut self, state: &State, until: Until, stop: &AtomicBool, match_id: &str) {
+        let deadline = until.all;
         if self.survey.is_none() {
             let now = Instant::now();
             let until = now + deadline.saturating_duration_since(now) / SURVEY_SHARE;
@@ -90,6 +138,11 @@ impl Meta {
             };
             info!(match_id, "meta-gaming: {found}; {cut}");
             self.survey = Some(found);
+        }
+        if self.choose_playouts && self.verdict.is_none() {
+            let verdict = choose(&self.gdl, state, TRIAL, self.seed, until.trial, stop);
+            info!(match_id, "playouts: {verdict}");
+            self.verdict = Some(verdict);
         }
         let Some(puzzle) = &mut self.puzzle else {
             return;
