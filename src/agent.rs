@@ -82,7 +82,8 @@ impl Default for AgentConfig {
             playouts: Playouts::default(),
             cutoff: crate::mcts::cutoff::CutoffSetting::Auto,
             transpositions: true,
-            shared_proofs: true,
+            // Off until the wrong proofs seen with it on (tic-tac-toe) are found.
+            shared_proofs: false,
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,
         }
