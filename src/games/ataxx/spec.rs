@@ -6,19 +6,20 @@ use crate::spec::{BenchPosition, CourseProgram, Evaluation, GameSpec};
 
 pub struct AtaxxSpec;
 
+/// The first is the default: `tuned` won an SPRT against `positional` at 1 s a move.
 static EVALUATIONS: [Evaluation<Ataxx>; 3] = [
-    Evaluation {
-        name: "positional",
-        about: "Pieces, plus the best conversion waiting, exposed and safe pieces and \
-                holes next to own pieces, fading near the turn limit",
-        evaluator: &Positional(WEIGHTS),
-    },
     Evaluation {
         name: "tuned",
         about: "`positional`'s terms, squares only a jump reaches, stable pieces, parity, \
                 tempo and the piece difference near the turn limit, with opening and ending \
                 weights fitted to self-play results (`tune`)",
         evaluator: &Tuned(&super::weights::WEIGHTS),
+    },
+    Evaluation {
+        name: "positional",
+        about: "Pieces, plus the best conversion waiting, exposed and safe pieces and \
+                holes next to own pieces, fading near the turn limit",
+        evaluator: &Positional(WEIGHTS),
     },
     Evaluation {
         name: "material",
