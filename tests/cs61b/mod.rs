@@ -299,9 +299,11 @@ fn the_harness_fails_a_program_that_does_not_move_in_time() {
 fn the_display_ends_with_its_input() {
     use std::io::Write;
     use std::process::{Command, Stdio};
+    // A game between AIs ends in a win or, at the move limit, a tie (their searches run
+    // on several threads, so the game differs from run to run).
     for (input, expected) in [
-        ("dump", "Next move: black"),
-        ("auto white\nauto black", "wins."),
+        ("dump", &["Next move: black"][..]),
+        ("auto white\nauto black", &["wins.", "Tie game."][..]),
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_loa"))
             .args(["--display", "--port", "0"])
@@ -331,7 +333,7 @@ fn the_display_ends_with_its_input() {
         let mut out = String::new();
         std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
         assert!(status.success(), "{input:?}: {status}");
-        assert!(out.contains(expected), "{input:?}: {out}");
+        assert!(expected.iter().any(|e| out.contains(e)), "{input:?}: {out}");
     }
 }
 
