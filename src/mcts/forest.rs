@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Budget, Choice, Mast, Mcts, Model, Playouts, SharedProofs, Stat, most_visited};
+use super::{Budget, Choice, Mcts, Model, Playouts, SharedProofs, Stat, most_visited};
 
 /// Why a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,14 +52,16 @@ where
         Forest { trees }
     }
 
+    /// The forest with `f` applied to every tree.
+    fn map_trees(self, f: impl FnMut(Mcts<M>) -> Mcts<M>) -> Forest<M> {
+        Forest {
+            trees: self.trees.into_iter().map(f).collect(),
+        }
+    }
+
     /// Every tree's playouts played by `playouts`.
     pub fn with_playouts(self, playouts: Playouts) -> Forest<M> {
-        let trees = self
-            .trees
-            .into_iter()
-            .map(|t| t.with_playouts(playouts))
-            .collect();
-        Forest { trees }
+        self.map_trees(|t| t.with_playouts(playouts))
     }
 
     /// Every tree's playouts cut after `steps` steps ([`super::cutoff`]), or not.
@@ -71,12 +73,7 @@ where
 
     /// Every tree with transpositions if `on` ([`Mcts::with_transpositions`]).
     pub fn with_transpositions(self, on: bool) -> Forest<M> {
-        let trees = self
-            .trees
-            .into_iter()
-            .map(|t| t.with_transpositions(on))
-            .collect();
-        Forest { trees }
+        self.map_trees(|t| t.with_transpositions(on))
     }
 
     /// The trees sharing their proofs while they search, if `on` and there are several
@@ -86,33 +83,21 @@ where
             return self;
         }
         let shared = Arc::new(SharedProofs::default());
-        let trees = self
-            .trees
-            .into_iter()
-            .map(|t| t.with_shared_proofs(shared.clone()))
-            .collect();
-        Forest { trees }
+        self.map_trees(|t| t.with_shared_proofs(shared.clone()))
     }
 
     /// Every tree's playouts played by `playouts` from now on: MAST statistics already
     /// learnt are kept while the playouts stay guided, dropped when they become random.
     pub fn set_playouts(&mut self, playouts: Playouts) {
         for tree in &mut self.trees {
-            if !playouts.guided() {
-                tree.mast = None;
-            } else if tree.mast.is_none() {
-                tree.mast = Some(Mast::default());
-            }
+            tree.set_playouts(playouts);
         }
     }
 
     /// How the trees play out their leaves now: [`Playouts::Mast`] or
     /// [`Playouts::Random`].
     pub fn playouts(&self) -> Playouts {
-        match self.trees[0].mast {
-            Some(_) => Playouts::Mast,
-            None => Playouts::Random,
-        }
+        self.trees[0].playouts()
     }
 
     pub fn model(&self) -> &M {

@@ -311,6 +311,25 @@ impl<M: Model> Mcts<M> {
         self
     }
 
+    /// The playouts played by `playouts` from now on: MAST statistics already learnt are
+    /// kept while the playouts stay guided, dropped when they become random.
+    pub fn set_playouts(&mut self, playouts: Playouts) {
+        if !playouts.guided() {
+            self.mast = None;
+        } else if self.mast.is_none() {
+            self.mast = Some(Mast::default());
+        }
+    }
+
+    /// How the tree plays out its leaves now: [`Playouts::Mast`] or [`Playouts::Random`].
+    pub fn playouts(&self) -> Playouts {
+        if self.mast.is_some() {
+            Playouts::Mast
+        } else {
+            Playouts::Random
+        }
+    }
+
     /// Playouts cut after `steps` steps from their leaf and scored by the goals there
     /// ([`cutoff`]), or played to the end (`None`).
     pub fn set_cutoff(&mut self, steps: Option<usize>) {
