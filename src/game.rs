@@ -176,6 +176,25 @@ pub fn result<G: Game>(game: &G) -> Option<Outcome> {
         .or_else(|| (!game.has_moves()).then(|| game.outcome_without_moves()))
 }
 
+/// Up to `plies` moves from `start`, each drawn at random from the legal ones with `rng`,
+/// and the position they reach (fewer moves where a side has none): the random openings
+/// of `selfplay` and of tournaments between players that would otherwise repeat one game.
+pub fn random_line<G: Game>(start: &G, plies: u32, rng: &mut impl rand::Rng) -> (G, Vec<G::Move>) {
+    use rand::seq::IndexedRandom;
+    let mut position = start.clone();
+    let mut line = Vec::new();
+    let mut list = G::MoveList::default();
+    for _ in 0..plies {
+        position.generate_moves(&mut list);
+        let Some(&m) = list.as_slice().choose(rng) else {
+            break;
+        };
+        position.make(m);
+        line.push(m);
+    }
+    (position, line)
+}
+
 /// Perft: the number of move sequences of exactly `depth` plies. A line that ends the game
 /// early is not extended and adds nothing at `depth`.
 pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {

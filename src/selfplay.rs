@@ -14,10 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
 use rand::SeedableRng;
-use rand::seq::IndexedRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::game::{self, Game, MoveBuffer, Outcome};
+use crate::game::{self, Game, Outcome};
 use crate::referee::stats::Wdl;
 use crate::search::{self, Limits, Options, Table};
 use crate::spec::{GameSpec, evaluation, start};
@@ -186,19 +185,8 @@ fn openings<G: Game>(start: &G, config: &SelfplayConfig) -> Vec<Opening<G>> {
     let mut attempts = 0;
     while out.len() < config.openings as usize && attempts < config.openings * 100 {
         attempts += 1;
-        let mut position = start.clone();
-        let mut starter_to_move = true;
-        let mut list = G::MoveList::default();
-        for _ in 0..config.opening_plies {
-            position.generate_moves(&mut list);
-            match list.as_slice().choose(&mut rng) {
-                Some(&m) => {
-                    position.make(m);
-                    starter_to_move = !starter_to_move;
-                }
-                None => break,
-            }
-        }
+        let (position, line) = game::random_line(start, config.opening_plies, &mut rng);
+        let starter_to_move = line.len().is_multiple_of(2);
         if game::result(&position).is_none() && seen.insert(position.hash()) {
             out.push(Opening {
                 position,

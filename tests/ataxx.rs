@@ -143,7 +143,7 @@ fn the_referee_plays_the_program_in_its_own_protocol() {
     });
     let mut random = native::mover::<AtaxxSpec>(&random, clock).unwrap();
     let mut ataxx = Program::new(env!("CARGO_BIN_EXE_ataxx"), &PROTOCOL);
-    let r = native::play(&board, [&mut *random, &mut ataxx], clock, 2);
+    let r = native::play(&board, &[], [&mut *random, &mut ataxx], clock, 2);
     assert_eq!(
         (r.fault.clone(), r.moves.len(), r.capped),
         (None, 2, true),

@@ -346,7 +346,7 @@ fn the_master_judges_garbage_silence_and_overrunning_programs() {
     let long = Duration::from_secs(5);
     let fault = |command: &str, budget, grace| {
         let mut program = master(command, budget, grace);
-        let r = native::play(&start, [&mut program, &mut *random_agent(1)], long, 10);
+        let r = native::play(&start, &[], [&mut program, &mut *random_agent(1)], long, 10);
         assert_eq!(r.scores, [0.0, 1.0], "{command}: {r:?}");
         (r.fault.expect("a fault").1, program.used())
     };
@@ -410,7 +410,7 @@ fn the_master_judges_garbage_silence_and_overrunning_programs() {
         Duration::from_millis(200),
         long,
     );
-    let r = native::play(&start, [&mut sleeper, &mut *random_agent(1)], long, 1);
+    let r = native::play(&start, &[], [&mut sleeper, &mut *random_agent(1)], long, 1);
     assert_eq!((r.fault, r.moves.len()), (None, 1), "{:?}", r.moves);
     assert!(sleeper.used() < Duration::from_millis(200));
 }
@@ -428,6 +428,7 @@ fn the_master_carries_playdata_from_a_programs_play_to_its_next() {
     let mut program = master(&command, Duration::from_secs(5), Duration::from_secs(5));
     let r = native::play(
         &Halma::start(),
+        &[],
         [&mut *random_agent(2), &mut program],
         Duration::from_secs(5),
         6,

@@ -149,7 +149,13 @@ fn refereed(
     plies: u32,
 ) -> native::NativeRecord {
     let start = start::<Loa6>(None, None).unwrap();
-    native::play(&start, [first, second], Duration::from_millis(100), plies)
+    native::play(
+        &start,
+        &[],
+        [first, second],
+        Duration::from_millis(100),
+        plies,
+    )
 }
 
 fn random_agent() -> Box<dyn Mover<Loa>> {

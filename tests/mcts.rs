@@ -130,9 +130,9 @@ fn mcts_beats_random_at_breakthrough_with_both_colours() {
         };
         let (mut mcts, mut random) = (player(AgentKind::Mcts), player(AgentKind::Random));
         let r = if game % 2 == 0 {
-            native::play(&board, [&mut *mcts, &mut *random], clock, 200)
+            native::play(&board, &[], [&mut *mcts, &mut *random], clock, 200)
         } else {
-            native::play(&board, [&mut *random, &mut *mcts], clock, 200)
+            native::play(&board, &[], [&mut *random, &mut *mcts], clock, 200)
         };
         assert_eq!(r.fault, None, "game {game}");
         score += r.scores[game as usize % 2];

@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
+use ggp_player::games::ataxx::spec::AtaxxSpec as Ataxx;
 use ggp_player::games::breakthrough::spec::Breakthrough;
+use ggp_player::games::loa::spec::Loa8 as Loa;
 use ggp_player::games::walk::spec::WalkSpec;
 use ggp_player::referee::dialect::Dialect;
 use ggp_player::referee::play_clock::PlayClock;
@@ -14,7 +16,7 @@ use ggp_player::referee::split;
 use ggp_player::referee::stats::{Sprt, Verdict};
 use ggp_player::referee::summary;
 use ggp_player::referee::tournament::{
-    self, Arena, Entrant, Format, TournamentConfig, TournamentError,
+    self, Arena, Entrant, Format, Openings, TournamentConfig, TournamentError,
 };
 
 fn random_player(name: &str, seed: u64) -> Entrant {
@@ -40,6 +42,7 @@ fn config(results: PathBuf, games: u32) -> TournamentConfig {
         resume: false,
         sprt: None,
         progress: false,
+        openings: None,
     }
 }
 
@@ -228,6 +231,71 @@ async fn in_process_agents_play_a_breakthrough_tournament() {
         assert!(r.score_of("a").unwrap() >= 0.5, "{r:?}");
     }
     let _ = std::fs::remove_file(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_openings_start_each_pair_of_games_apart_and_its_two_games_alike() {
+    let arena = Arena::native::<Ataxx>(&["7x7".into()], 1000).unwrap();
+    let quick = |path: PathBuf, openings: Option<Openings>| TournamentConfig {
+        entrants: vec![
+            agent("a", "agent:minimax:1:material"),
+            agent("b", "agent:minimax:1:positional"),
+        ],
+        play_clocks: vec![PlayClock::parse("1").unwrap()],
+        concurrency: 1,
+        openings,
+        ..config(path, 4)
+    };
+    let path = temp_file("openings.jsonl");
+    let plies = 3;
+    let openings = Some(Openings { plies, seed: 7 });
+    let records = tournament::run(&quick(path.clone(), openings), &arena)
+        .await
+        .unwrap()
+        .records;
+    assert_eq!(tournament::read_results(&path).unwrap(), records);
+    let opening = |r: &MatchRecord| r.moves[..plies as usize].to_vec();
+    for r in &records {
+        assert_eq!(r.opening, Some(plies), "{r:?}");
+        assert_eq!(r.move_us[..plies as usize], [0; 3], "{r:?}");
+        assert!(r.faults.is_empty(), "{r:?}");
+    }
+    assert_eq!(records[0].players, ["a", "b"]);
+    assert_eq!(records[1].players, ["b", "a"]);
+    assert_eq!(
+        opening(&records[0]),
+        opening(&records[1]),
+        "a pair shares its opening"
+    );
+    assert_eq!(opening(&records[2]), opening(&records[3]));
+    assert_ne!(
+        opening(&records[0]),
+        opening(&records[2]),
+        "pairs start apart"
+    );
+    assert_ne!(records[0].moves, records[2].moves);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[tokio::test]
+async fn openings_are_refused_where_a_player_starts_from_the_initial_state() {
+    let openings = Some(Openings { plies: 2, seed: 1 });
+    let ggp = TournamentConfig {
+        openings,
+        ..config(temp_file("ggp-openings.jsonl"), 1)
+    };
+    let err = tournament::run(&ggp, &sizes()).await.err().unwrap();
+    assert!(err.to_string().contains("--openings: GGP players"), "{err}");
+    // The loa program keeps its own game from the start position.
+    let loa = Arena::native::<Loa>(&["8x8".into()], 1000).unwrap();
+    let programs = TournamentConfig {
+        entrants: vec![agent("a", "program:loa"), agent("b", "agent:random")],
+        play_clocks: vec![PlayClock::parse("1").unwrap()],
+        openings,
+        ..config(temp_file("loa-openings.jsonl"), 1)
+    };
+    let err = tournament::run(&programs, &loa).await.err().unwrap();
+    assert!(err.to_string().contains("keeps its own game"), "{err}");
 }
 
 #[tokio::test]

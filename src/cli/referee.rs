@@ -11,7 +11,7 @@ use ggp_player::referee::players::PlayerSpec;
 use ggp_player::referee::split;
 use ggp_player::referee::stats::Sprt;
 use ggp_player::referee::summary::summary;
-use ggp_player::referee::tournament::{self, Arena, Entrant, Format, TournamentConfig};
+use ggp_player::referee::tournament::{self, Arena, Entrant, Format, Openings, TournamentConfig};
 use ggp_player::spec::{GameSpec, Tool};
 
 use super::runtime;
@@ -144,6 +144,15 @@ pub struct TournamentArgs {
     /// is not read or written): how a cluster plays a tournament (docs/cluster.md).
     #[arg(long, value_name = "K")]
     only_game: Option<usize>,
+    /// In-process matches: start each pair of games (the same players, colours swapped)
+    /// from its own position PLIES random moves from the start, so that players whose
+    /// search is deterministic (one thread, a fixed depth) do not repeat one game. The
+    /// records keep the opening's moves first and say how many there were.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=100))]
+    openings: Option<u32>,
+    /// The seed the random openings are drawn from (the same seed, the same openings).
+    #[arg(long, default_value_t = 1, requires = "openings")]
+    opening_seed: u64,
 }
 
 /// Prints a line of the match as it comes.
@@ -247,6 +256,10 @@ pub fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
         resume: args.resume,
         sprt: args.sprt,
         progress: true,
+        openings: args.openings.map(|plies| Openings {
+            plies,
+            seed: args.opening_seed,
+        }),
     };
     if args.plan {
         return split::print_plan(&config, &arena, &mut std::io::stdout());

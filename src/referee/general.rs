@@ -114,6 +114,7 @@ impl GdlRecord {
                 .goal_values
                 .clone()
                 .and_then(|v| <[Vec<u32>; 2]>::try_from(v).ok()),
+            opening: None,
         })
     }
 }

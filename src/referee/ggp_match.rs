@@ -317,6 +317,7 @@ async fn play_with_engine<G: Game>(
         roles: [role_names[0].clone(), role_names[1].clone()],
         worker: None,
         goal_values: None,
+        opening: None,
     };
     info!(
         id = %record.id, first = %record.players[0], second = %record.players[1],

@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use tracing::warn;
 
 use super::dir_program::DirProgram;
@@ -197,9 +199,11 @@ fn no_protocol<S: GameSpec>() -> String {
 /// One refereed game.
 #[derive(Clone, Debug)]
 pub struct NativeRecord {
-    /// The moves in the game's notation.
+    /// The moves in the game's notation, the opening's first.
     pub moves: Vec<String>,
-    /// Microseconds each move took.
+    /// How many of the first moves were the referee's random opening (see [`play`]).
+    pub opening: u32,
+    /// Microseconds each move took (0 for the opening's).
     pub move_us: Vec<u64>,
     /// Scores (1, 0.5, 0) of the side that moved first and of the other.
     pub scores: [f64; 2],
@@ -236,8 +240,13 @@ pub fn header(
 /// its clock ([`Mover::clock`] of `play_clock`); a game longer than `max_plies` is a
 /// draw, or when both players keep a budget for the whole game, won by the one with
 /// more of it left (the USC Halma master's tie-break, `GAMES.md` §4.3).
+///
+/// The legal moves of `opening` are made first, for the players: each is then asked
+/// about the position after them (so only players asked one position at a time, agents
+/// and request programs, may be given an opening).
 pub fn play<G: Game>(
     start: &G,
+    opening: &[G::Move],
     players: [&mut dyn Mover<G>; 2],
     play_clock: Duration,
     max_plies: u32,
@@ -245,6 +254,7 @@ pub fn play<G: Game>(
     let mut position = start.clone();
     let mut record = NativeRecord {
         moves: Vec::new(),
+        opening: 0,
         move_us: Vec::new(),
         scores: [0.5, 0.5],
         fault: None,
@@ -256,7 +266,20 @@ pub fn play<G: Game>(
     let mut overheads = Vec::new();
     let mut earlier = Vec::new();
     let mut list = G::MoveList::default();
-    for ply in 0..max_plies as usize {
+    for &mv in opening {
+        position.generate_moves(&mut list);
+        if game::result(&position).is_some() || !list.as_slice().contains(&mv) {
+            break;
+        }
+        record.moves.push(position.move_name(mv));
+        record.move_us.push(0);
+        record.opening += 1;
+        if G::REPEATS {
+            earlier.push(position.hash());
+        }
+        position.make(mv);
+    }
+    for ply in record.opening as usize..max_plies as usize {
         let side = ply % 2;
         let ply_start = Instant::now();
         if let Some(outcome) = game::result(&position) {
@@ -338,6 +361,33 @@ impl NativeRecord {
     }
 }
 
+/// A random opening for one match: up to `plies` random legal moves drawn from `seed`
+/// (see [`play`]); a tournament gives both games of a pair, colours swapped, the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Opening {
+    pub plies: u32,
+    pub seed: u64,
+}
+
+impl Opening {
+    /// Its moves from `start`: the first of a hundred random lines drawn from the seed
+    /// that leaves the game undecided, or none if every one ends it.
+    pub fn line<G: Game>(self, start: &G) -> Vec<G::Move> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed);
+        (0..100)
+            .map(|_| game::random_line(start, self.plies, &mut rng))
+            .find(|(position, _)| game::result(position).is_none())
+            .map(|(_, line)| line)
+            .unwrap_or_else(|| {
+                warn!(
+                    plies = self.plies,
+                    "every random opening ended the game: playing from the start"
+                );
+                Vec::new()
+            })
+    }
+}
+
 /// One registered game's in-process matches with the game's type out of sight: what a
 /// tournament between agents plays.
 #[derive(Clone)]
@@ -348,11 +398,15 @@ pub struct NativeGames {
     pub sizes: Vec<String>,
     /// Why course programs cannot play this game, if they cannot.
     no_programs: Option<String>,
+    /// Why its course programs cannot start from an opening: they keep their own game.
+    no_openings: Option<String>,
     play: Arc<PlayFn>,
 }
 
-/// Plays the start position of the board size numbered `size` between two contestants.
-type PlayFn = dyn Fn(usize, &[Contestant; 2], Duration) -> NativeRecord + Send + Sync;
+/// Plays the start position of the board size numbered `size` between two contestants,
+/// from a random opening if one is given.
+type PlayFn =
+    dyn Fn(usize, &[Contestant; 2], Duration, Option<Opening>) -> NativeRecord + Send + Sync;
 
 impl NativeGames {
     /// Game `S` on each of `sizes` under `variant` (the game's first if `None`); a game
@@ -366,16 +420,30 @@ impl NativeGames {
             .iter()
             .map(|size| spec::start::<S>(Some(size), variant))
             .collect::<Result<Vec<S::Game>, String>>()?;
-        let play = move |size: usize, players: &[Contestant; 2], clock: Duration| {
+        let play = move |size: usize,
+                         players: &[Contestant; 2],
+                         clock: Duration,
+                         opening: Option<Opening>| {
+            let start = &starts[size];
+            let line = opening.map_or_else(Vec::new, |o| o.line(start));
             let [mut first, mut second] = players
                 .each_ref()
                 .map(|p| mover::<S>(p, clock).expect("contestants are checked before play"));
-            play(&starts[size], [&mut *first, &mut *second], clock, max_plies)
+            play(start, &line, [&mut *first, &mut *second], clock, max_plies)
         };
+        let no_openings =
+            matches!(S::course_program(), Some(CourseProgram::Interactive(_))).then(|| {
+                format!(
+                    "--openings: {}'s course program keeps its own game from the start; \
+                     openings are for agents and programs asked one position at a time",
+                    S::NAME
+                )
+            });
         Ok(NativeGames {
             sides: S::SIDES,
             sizes: sizes.to_vec(),
             no_programs: S::course_program().is_none().then(no_protocol::<S>),
+            no_openings,
             play: Arc::new(play),
         })
     }
@@ -383,6 +451,15 @@ impl NativeGames {
     /// Whether `contestant` can play this game (a program needs the game's protocol).
     pub fn accepts(&self, contestant: &Contestant) -> Result<(), String> {
         match (contestant, &self.no_programs) {
+            (Contestant::Program(_), Some(why)) => Err(why.clone()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `contestant` can start from a random opening (a program that keeps its
+    /// own game cannot).
+    pub fn accepts_openings(&self, contestant: &Contestant) -> Result<(), String> {
+        match (contestant, &self.no_openings) {
             (Contestant::Program(_), Some(why)) => Err(why.clone()),
             _ => Ok(()),
         }
@@ -399,9 +476,10 @@ impl NativeGames {
         names: [String; 2],
         players: &[Contestant; 2],
         play_clock: PlayClock,
+        opening: Option<Opening>,
     ) -> MatchRecord {
         let began = Instant::now();
-        let r = (self.play)(size, players, play_clock.duration());
+        let r = (self.play)(size, players, play_clock.duration(), opening);
         let faults = r.fault.iter().map(|(side, f)| {
             let (kind, detail) = match f {
                 Fault::NoMove => (FaultKind::NoMove, "no move".to_owned()),
@@ -444,6 +522,7 @@ impl NativeGames {
             roles: self.sides.map(str::to_owned),
             worker: None,
             goal_values: None,
+            opening: opening.map(|_| r.opening),
             moves: r.moves,
         }
     }
@@ -531,7 +610,7 @@ mod tests {
         };
         let mut searcher = player(AgentKind::Alphabeta);
         let mut random = player(AgentKind::Random);
-        let r = play(&board, [&mut *searcher, &mut *random], clock, 100);
+        let r = play(&board, &[], [&mut *searcher, &mut *random], clock, 100);
         assert_eq!(r.moves, ["0-300", "300-301"]);
         assert_eq!(
             (r.scores, r.fault.clone(), r.capped),
@@ -539,7 +618,7 @@ mod tests {
         );
         // Black has no goal of its own: it can only wait for white to find the last spoke,
         // so the game ends at the cap (a draw) or with white's win.
-        let r = play(&board, [&mut *random, &mut *searcher], clock, 40);
+        let r = play(&board, &[], [&mut *random, &mut *searcher], clock, 40);
         assert_eq!(r.fault, None);
         assert!(r.capped && r.scores == [0.5, 0.5] || !r.capped && r.scores == [1.0, 0.0]);
         assert_eq!(r.moves.len(), r.move_us.len());
@@ -610,7 +689,7 @@ mod tests {
         // Two plies cannot end a game on the star unless white finds the last spoke.
         for (white, black, scores) in [(7, 3, [1.0, 0.0]), (3, 7, [0.0, 1.0]), (5, 5, [0.5, 0.5])] {
             let (mut w, mut b) = (budget(1, white), budget(2, black));
-            let r = play(&board, [&mut w, &mut b], clock, 2);
+            let r = play(&board, &[], [&mut w, &mut b], clock, 2);
             if !r.capped {
                 continue;
             }
@@ -620,7 +699,7 @@ mod tests {
         }
         // Without a budget on one side, the cap is a draw.
         let (mut w, mut b) = (budget(1, 7), random(2));
-        let r = play(&board, [&mut w, &mut *b], clock, 2);
+        let r = play(&board, &[], [&mut w, &mut *b], clock, 2);
         assert!(!r.capped || r.scores == [0.5, 0.5], "{r:?}");
         assert_eq!(r.time_left, [Some(Duration::from_secs(7)), None]);
     }

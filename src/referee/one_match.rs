@@ -164,7 +164,7 @@ impl NativeMatch {
             first.as_deref_mut().map_err(|e| e.clone())?,
             second.as_deref_mut().map_err(|e| e.clone())?,
         );
-        let record = native::play(&start, [first, second], clock, self.max_plies);
+        let record = native::play(&start, &[], [first, second], clock, self.max_plies);
         for line in record.view(S::SIDES, self.max_plies).lines() {
             print(line);
         }

@@ -77,6 +77,9 @@ pub struct MatchRecord {
     /// Every goal value faulty rules gave each role at the end, when they gave one role
     /// several (`goals` holds the highest); `None` when each had one.
     pub goal_values: Option<[Vec<u32>; 2]>,
+    /// How many of the first `moves` were the referee's random opening rather than the
+    /// players' (their `move_us` are 0), when the match started from one.
+    pub opening: Option<u32>,
 }
 
 /// A player's CPU time for the whole game at its end.
@@ -172,6 +175,8 @@ struct Line {
     worker: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     goal_values: Option<[Vec<u32>; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opening: Option<u32>,
 }
 
 impl TryFrom<Line> for MatchRecord {
@@ -210,6 +215,7 @@ impl TryFrom<Line> for MatchRecord {
             cpu,
             worker: line.worker,
             goal_values: line.goal_values,
+            opening: line.opening,
         })
     }
 }
@@ -246,6 +252,7 @@ impl From<MatchRecord> for Line {
             referee_overhead_us: r.referee_overhead_us,
             worker: r.worker,
             goal_values: r.goal_values,
+            opening: r.opening,
         }
     }
 }

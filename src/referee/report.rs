@@ -192,6 +192,7 @@ mod tests {
             referee_overhead_us: 0,
             worker: None,
             goal_values: None,
+            opening: None,
         };
         assert_eq!(
             record.view().lines(),
@@ -204,6 +205,7 @@ mod tests {
         );
         let native = NativeRecord {
             moves: vec!["0-1".into()],
+            opening: 0,
             move_us: vec![100],
             scores: [0.5, 0.5],
             fault: None,

@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 
 use super::dialect::Dialect;
 use super::ggp_match::{GgpGame, MatchSpec};
-use super::native::{Contestant, NativeGames};
+use super::native::{Contestant, NativeGames, Opening};
 use super::play_clock::PlayClock;
 use super::players::{PlayerSpec, RunningPlayer};
 use super::record::MatchRecord;
@@ -77,6 +77,31 @@ pub struct TournamentConfig {
     pub resume: bool,
     pub sprt: Option<Sprt>,
     pub progress: bool,
+    /// Random openings for in-process matches, if any.
+    pub openings: Option<Openings>,
+}
+
+/// Random openings: both games of a round pair (the same players, colours swapped)
+/// start from one line of up to `plies` random moves, drawn from `seed` and the pair's
+/// number, so that players whose search is deterministic do not play one game over
+/// and over, and neither colour's luck in the opening counts twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Openings {
+    pub plies: u32,
+    pub seed: u64,
+}
+
+impl Openings {
+    /// The opening of the games of round `round`: one per two rounds.
+    fn of_round(self, round: u32) -> Opening {
+        const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+        Opening {
+            plies: self.plies,
+            seed: self
+                .seed
+                .wrapping_add(u64::from(round / 2).wrapping_mul(GOLDEN)),
+        }
+    }
 }
 
 /// What a tournament's matches are played in: one game per condition (board size, or
@@ -203,6 +228,8 @@ pub(super) struct Game {
     /// The condition's number in the arena.
     pub condition: usize,
     pub play_clock: PlayClock,
+    /// The round it belongs to (colours swap from one round to the next).
+    pub round: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -245,6 +272,7 @@ pub(super) fn schedule(config: &TournamentConfig, conditions: usize) -> Vec<Game
                         second,
                         condition,
                         play_clock,
+                        round,
                     });
                 }
             }
@@ -320,8 +348,20 @@ pub(super) fn check(config: &TournamentConfig, arena: &Arena) -> Result<(), Tour
         Arena::Native(native) => {
             for c in config.entrants.iter().filter_map(Entrant::contestant) {
                 native.accepts(&c).map_err(TournamentError::Config)?;
+                if config.openings.is_some() {
+                    native
+                        .accepts_openings(&c)
+                        .map_err(TournamentError::Config)?;
+                }
             }
         }
+    }
+    if let (Arena::Ggp(_), Some(_)) = (arena, config.openings) {
+        return Err(TournamentError::Config(
+            "--openings: GGP players start every match from the rules' initial state; \
+             random openings are for in-process agents and course programs"
+                .into(),
+        ));
     }
     if let (Arena::Ggp(_), Some(clock)) = (
         arena,
@@ -485,8 +525,10 @@ impl<'a> Venue<'a> {
                         .clone()
                         .expect("every entrant plays the game itself")
                 });
+                let opening = self.config.openings.map(|o| o.of_round(g.round));
                 running.spawn_blocking(move || {
-                    let record = native.play_match(id, g.condition, names, &players, g.play_clock);
+                    let record =
+                        native.play_match(id, g.condition, names, &players, g.play_clock, opening);
                     drop(guard);
                     record
                 });

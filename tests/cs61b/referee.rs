@@ -19,7 +19,13 @@ const LOA: &str = env!("CARGO_BIN_EXE_loa");
 
 fn refereed(first: &mut dyn Mover<Loa>, second: &mut dyn Mover<Loa>) -> NativeRecord {
     let start = start::<Loa8>(None, None).unwrap();
-    native::play(&start, [first, second], Duration::from_millis(100), 200)
+    native::play(
+        &start,
+        &[],
+        [first, second],
+        Duration::from_millis(100),
+        200,
+    )
 }
 
 fn random_agent() -> Box<dyn Mover<Loa>> {
