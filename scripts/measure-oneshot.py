@@ -2,11 +2,12 @@
 """Times a course program that answers one request per process (loa6, ataxx) the way
 its course's framework does: from the process's start, to its answer line, and to its
 exit. Prints the distribution of both over N runs, optionally beside busy loops that keep
-every core loaded.
+every core loaded. The request is the start position's unless --request names a file.
 
     scripts/measure-oneshot.py loa6 --runs 150
     scripts/measure-oneshot.py ataxx --runs 150 --busy 2
     scripts/measure-oneshot.py loa6 --runs 40 --against old/loa6
+    scripts/measure-oneshot.py ataxx --runs 5 --request docs/examples/ataxx-middle.txt
 
 With --against, runs alternate between the program and another build of it, and each
 side's figures come with its CPU time, page faults and peak memory per run.
@@ -84,7 +85,13 @@ def main():
     parser.add_argument("--binary", help="the program (default target/release/PROGRAM)")
     parser.add_argument("--against", metavar="BINARY",
                         help="another build of the program, run alternately with it")
+    parser.add_argument("--request", metavar="FILE",
+                        help="the request to send (default: the start position's)")
     args = parser.parse_args()
+    request = REQUESTS[args.program]
+    if args.request:
+        with open(args.request) as f:
+            request = f.read()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     binary = args.binary or os.path.join(root, "target", "release", args.program)
     if not os.access(binary, os.X_OK):
@@ -105,7 +112,7 @@ def main():
             # Alternate which build goes first, so that neither always follows the other.
             order = binaries if i % 2 == 0 else binaries[::-1]
             for b in order:
-                runs[b].append(run_once(b, REQUESTS[args.program]))
+                runs[b].append(run_once(b, request))
             print(f"\r{i + 1}/{args.runs}", end="", file=sys.stderr, flush=True)
     finally:
         for h in hogs:

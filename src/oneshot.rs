@@ -105,8 +105,7 @@ fn receive<G: Game>(
 /// touched page of it is a page fault in the search and a page freed at the exit), within
 /// 1 MiB and [`MAX_HASH_MB`]. The table rounds it down to a power of two.
 fn table_mb(stores_per_second: u64, threads: usize, budget: Duration) -> usize {
-    let stores = stores_per_second as f64 * threads as f64 * budget.as_secs_f64();
-    Table::megabytes_for(stores as u64).clamp(1, MAX_HASH_MB)
+    Table::megabytes_filled(stores_per_second, threads, budget).clamp(1, MAX_HASH_MB)
 }
 
 fn answer(line: &str) -> ExitCode {
@@ -165,7 +164,7 @@ fn play<S: GameSpec>(
     let mut agent = Agent::for_one_move::<S>(AgentConfig {
         kind: AgentKind::Alphabeta,
         threads,
-        hash_mb: table_mb(protocol.stores_per_second, threads, budget),
+        hash_mb: table_mb(S::STORES_PER_SECOND, threads, budget),
         ..AgentConfig::default()
     });
     let limits = Limits::until(search_deadline).with_best(best);

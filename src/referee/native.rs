@@ -20,7 +20,7 @@ use super::program::Program;
 use super::record::{self, CpuTime, FaultKind, MatchRecord};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
-use crate::search::{BestSoFar, Limits, clock, quick_move};
+use crate::search::{BestSoFar, Limits, Table, clock, quick_move};
 use crate::spec::{self, CourseProgram, GameSpec};
 
 /// Kept back from the play clock when an agent is told its deadline: what it takes to
@@ -171,7 +171,7 @@ pub fn mover<S: GameSpec>(
 ) -> Result<Box<dyn Mover<S::Game>>, String> {
     match contestant {
         Contestant::Agent(config) => Ok(Box::new(Timed {
-            agent: Arc::new(Mutex::new(Agent::new::<S>(*config))),
+            agent: Arc::new(Mutex::new(Agent::new::<S>(sized::<S>(*config, play_clock)))),
             play_clock,
         })),
         Contestant::Program(command) => match S::course_program() {
@@ -184,6 +184,22 @@ pub fn mover<S: GameSpec>(
             }
             None => Err(no_protocol::<S>()),
         },
+    }
+}
+
+/// `config` with an alpha-beta table no larger than its searches can fill: room for two
+/// moves' stores (the table is kept from move to move) at `play_clock` less the
+/// [`margin`], within the configured size. The agent writes its whole table before the
+/// match starts, so a 0.1 s match should not pay for the table of a 10 s one.
+fn sized<S: GameSpec>(config: AgentConfig, play_clock: Duration) -> AgentConfig {
+    if config.kind != AgentKind::Alphabeta {
+        return config;
+    }
+    let search = play_clock.saturating_sub(margin(play_clock));
+    let filled = Table::megabytes_filled(S::STORES_PER_SECOND, config.threads, search * 2);
+    AgentConfig {
+        hash_mb: filled.min(config.hash_mb).max(1),
+        ..config
     }
 }
 
@@ -593,6 +609,36 @@ mod tests {
         ] {
             assert!(parse_agent(bad).unwrap().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_agents_table_is_what_its_clock_can_fill_within_the_configured_size() {
+        use crate::games::ataxx::spec::AtaxxSpec;
+        let configured = AgentConfig::default();
+        let mb =
+            |config, secs: f64| sized::<AtaxxSpec>(config, Duration::from_secs_f64(secs)).hash_mb;
+        let (short, long) = (mb(configured, 0.1), mb(configured, 5.0));
+        assert!(short < long, "{short} MiB at 0.1 s, {long} MiB at 5 s");
+        assert!(short >= 1);
+        // A clock that could fill more than the configured size gets the configured size.
+        assert_eq!(mb(configured, 600.0), configured.hash_mb);
+        let small = AgentConfig {
+            hash_mb: 8,
+            ..configured
+        };
+        assert!((1..=8).contains(&mb(small, 5.0)));
+        // Two threads store twice as much.
+        let two = AgentConfig {
+            threads: 2,
+            ..configured
+        };
+        assert!(mb(two, 1.0) > mb(configured, 1.0));
+        // Only alpha-beta's table is sized: MCTS keeps the size it was given.
+        let mcts = AgentConfig {
+            kind: AgentKind::Mcts,
+            ..configured
+        };
+        assert_eq!(mb(mcts, 0.1), configured.hash_mb);
     }
 
     #[test]

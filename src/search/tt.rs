@@ -10,6 +10,7 @@
 //! entry is right wherever in the tree the position is met again.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::time::Duration;
 
 use super::score::{self, WIN};
 
@@ -113,9 +114,13 @@ impl Table {
         table
     }
 
-    /// The whole MiB that `entries` entries take (0 under one MiB).
-    pub fn megabytes_for(entries: u64) -> usize {
-        usize::try_from(entries.saturating_mul(ENTRY_BYTES as u64) >> 20).unwrap_or(usize::MAX)
+    /// The whole MiB of the entries that `threads` search threads, each storing at most
+    /// `stores_per_second` entries a CPU-second, can write in `time` (0 under one MiB): the
+    /// most a table made for that search can use.
+    pub fn megabytes_filled(stores_per_second: u64, threads: usize, time: Duration) -> usize {
+        let entries = stores_per_second as f64 * threads as f64 * time.as_secs_f64();
+        usize::try_from((entries as u64).saturating_mul(ENTRY_BYTES as u64) >> 20)
+            .unwrap_or(usize::MAX)
     }
 
     /// The table's size in bytes.

@@ -40,6 +40,11 @@ pub trait GameSpec: 'static {
     /// The evaluation `bench` uses unless told otherwise (fixed, so that node counts stay
     /// comparable between versions).
     const BENCH_EVALUATION: &'static str;
+    /// Transposition-table entries one alpha-beta thread stores in a CPU-second, at most
+    /// (it stores one at each position it expands; measured, rounded up): a table is made
+    /// no larger than its search can fill in its time, since each of its pages costs a
+    /// write or a page fault whether the search uses it or not.
+    const STORES_PER_SECOND: u64;
 
     /// The start position on a board of `size` under `variant` (one of
     /// [`GameSpec::VARIANTS`]), or why there is none.

@@ -18,11 +18,6 @@ pub struct RequestProtocol<G: Game> {
     /// When this program answers, counted from its start: the limit less room for a
     /// loaded machine.
     pub answer_within: Duration,
-    /// Transposition-table entries one search thread of this game stores in a CPU-second,
-    /// at most: the program's table is no larger than its search can fill before the
-    /// answer, since every page of it costs a page fault during the search and a page to
-    /// free at the exit.
-    pub stores_per_second: u64,
     /// The position of the board lines (the request's non-blank lines after the size,
     /// trimmed; a protocol whose lines may run together counts cells, not lines), the
     /// agent to move, given the request's number line.

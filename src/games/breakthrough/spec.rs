@@ -48,6 +48,8 @@ impl GameSpec for Breakthrough {
     const SIDES: [&'static str; 2] = ["white", "black"];
     // `improved`, so that node counts stay comparable between versions.
     const BENCH_EVALUATION: &'static str = "improved";
+    // Measured: docs/measurements.md, "What the search can fill".
+    const STORES_PER_SECOND: u64 = 2_600_000;
 
     fn start(size: &str, variant: &str) -> Result<Board, String> {
         let (size, variant) = size_and_variant(size, variant)?;

@@ -19,8 +19,6 @@ pub static PROTOCOL: RequestProtocol<Loa> = RequestProtocol {
     limit: Duration::from_secs(3),
     // The course's 3 s less half a second for a loaded machine (L6-8).
     answer_within: Duration::from_millis(2500),
-    // 356,000 measured (docs/measurements.md), rounded up.
-    stores_per_second: 400_000,
     read_board,
     write_board,
     write_move,

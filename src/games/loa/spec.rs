@@ -54,6 +54,9 @@ impl GameSpec for Loa6 {
     const VARIANTS: &'static [&'static str] = &["nus", "cs61b"];
     const SIDES: [&'static str; 2] = ["black", "white"];
     const BENCH_EVALUATION: &'static str = "concentration";
+    // The figure the `loa6` program's 16 MiB table and its answer times were measured
+    // with (docs/measurements.md, "What the search can fill"); 726,000 measured since.
+    const STORES_PER_SECOND: u64 = 400_000;
 
     fn start(size: &str, variant: &str) -> Result<Loa, String> {
         start(6, size, Self::SIZES, variant)
@@ -84,6 +87,8 @@ impl GameSpec for Loa8 {
     const VARIANTS: &'static [&'static str] = &["cs61b", "nus"];
     const SIDES: [&'static str; 2] = ["black", "white"];
     const BENCH_EVALUATION: &'static str = "concentration";
+    // Measured: docs/measurements.md, "What the search can fill".
+    const STORES_PER_SECOND: u64 = 650_000;
 
     fn start(size: &str, variant: &str) -> Result<Loa, String> {
         start(8, size, Self::SIZES, variant)
