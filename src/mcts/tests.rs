@@ -646,29 +646,31 @@ fn trees_sharing_proofs_claim_only_exact_values_and_moves_that_keep_them() {
                         .with_shared_proofs(shared.clone())
                 })
                 .collect();
-            let mut rng = crate::rng::seeded(Some(seed));
-            let mut state = gdl.initial_state();
-            for ply in 0.. {
-                let analysis = gdl.analyse(&state);
-                if analysis.terminal {
-                    break;
-                }
+            random_game(&gdl, seed, |state, ply| {
                 let role = ply % 2;
                 for (t, tree) in trees.iter_mut().enumerate() {
                     let context = format!("seed {seed}, ply {ply}, tree {t}, {transpositions}");
-                    let choice = tree.search_within(&state, role, within(150));
-                    check_choice(&gdl, &state, role, &choice, &mut memo, &context);
+                    let choice = tree.search_within(state, role, within(150));
+                    check_choice(&gdl, state, role, &choice, &mut memo, &context);
                     check_tree(tree, &mut memo, &context);
                 }
-                // A random game reaches positions a good one would not.
-                let joint: Vec<Term> = analysis
-                    .legal
-                    .iter()
-                    .map(|moves| moves[rng.random_range(..moves.len())].clone())
-                    .collect();
-                state = gdl.next_state(&state, &joint);
-            }
+            });
         }
+    }
+}
+
+/// Plays a game of random moves from the start (a random game reaches positions a good
+/// one would not), calling `visit` with every position before the end and its ply.
+fn random_game(gdl: &Arc<Gdl>, seed: u64, mut visit: impl FnMut(&State, usize)) {
+    let mut rng = crate::rng::seeded(Some(seed));
+    let mut state = gdl.initial_state();
+    for ply in 0.. {
+        let analysis = gdl.analyse(&state);
+        if analysis.terminal {
+            break;
+        }
+        visit(&state, ply);
+        state = gdl.next_state(&state, &random_joint(&analysis.legal, &mut rng));
     }
 }
 
@@ -683,22 +685,10 @@ fn a_forest_sharing_proofs_answers_a_proven_root_with_a_move_that_keeps_it() {
         let mut forest = Forest::new(gdl.clone(), Some(seed), 16, 2)
             .with_transpositions(true)
             .with_shared_proofs(true);
-        let mut rng = crate::rng::seeded(Some(seed));
-        let mut state = gdl.initial_state();
-        for ply in 0.. {
-            let analysis = gdl.analyse(&state);
-            if analysis.terminal {
-                break;
-            }
-            let (choice, _) = forest.search_within(&state, 0, within(300), 2);
+        random_game(&gdl, seed, |state, ply| {
+            let (choice, _) = forest.search_within(state, 0, within(300), 2);
             let context = format!("forest, seed {seed}, ply {ply}");
-            check_choice(&gdl, &state, 0, &choice, &mut memo, &context);
-            let joint: Vec<Term> = analysis
-                .legal
-                .iter()
-                .map(|moves| moves[rng.random_range(..moves.len())].clone())
-                .collect();
-            state = gdl.next_state(&state, &joint);
-        }
+            check_choice(&gdl, state, 0, &choice, &mut memo, &context);
+        });
     }
 }
