@@ -82,7 +82,7 @@ impl Default for AgentConfig {
             playouts: Playouts::default(),
             cutoff: crate::mcts::cutoff::CutoffSetting::Auto,
             transpositions: true,
-            // Off until the wrong proofs seen with it on (tic-tac-toe) are found.
+            // Off until its fix (a root proven by another thread) is confirmed in play.
             shared_proofs: false,
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,

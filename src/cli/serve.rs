@@ -60,8 +60,8 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     transpositions: bool,
     /// Whether the Monte-Carlo trees of several threads (--threads) share the positions
-    /// they prove while they search (true or false; off by default: with it on, the
-    /// player was seen to lose won tic-tac-toe positions, a fault not yet found).
+    /// they prove while they search (true or false; off by default until the fix of its
+    /// fault, won tic-tac-toe positions thrown away, is confirmed in play).
     #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
     shared_proofs: bool,
     /// Monte-Carlo tree search iterations per move at most, the clock still applying: a

@@ -386,6 +386,7 @@ impl<M: Model> Mcts<M> {
     ) -> Choice<M::Move> {
         let started = Instant::now();
         self.set_root(state);
+        self.own_root_proof();
         let mut timer = Timer::new(budget.deadline, budget.stop, M::CLOCK_EVERY);
         let (mut iterations, mut playouts) = (0, 0);
         while budget.iterations.is_none_or(|n| iterations < n)

@@ -109,6 +109,25 @@ impl<M: Model> Mcts<M> {
         self.bytes += added;
     }
 
+    /// Drops the root's proof if it came from another tree: that proof gives the root's
+    /// value but not the move that keeps it, which only the root's own proven moves show.
+    /// The search then runs until they do, as it reads its children's proofs from the
+    /// table at once. Without this, a root proven by another tree ended its search before
+    /// the first iteration and answered with its most visited move, which may throw the
+    /// proven result away.
+    pub(super) fn own_root_proof(&mut self) {
+        let n = &self.nodes[self.root];
+        let Some(proven) = &n.proven else { return };
+        if n.terminal || n.known.iter().flatten().any(|k| k == proven) {
+            return;
+        }
+        let dropped = proven.len() * size_of::<f64>();
+        let n = &mut self.nodes[self.root];
+        n.proven = None;
+        n.bytes -= dropped;
+        self.bytes -= dropped;
+    }
+
     /// Tells the other trees that `node` is proven.
     pub(super) fn export_proof(&self, node: usize) {
         if let (Some(shared), Some(proven)) = (&self.shared, &self.nodes[node].proven) {
