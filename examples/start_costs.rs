@@ -45,7 +45,7 @@ fn meta(file: &str, runs: usize) -> anyhow::Result<()> {
     let gdl = load(file)?;
     let root = gdl.initial_state();
     let stop = AtomicBool::new(false);
-    let (mut wall, mut cpu) = (Vec::new(), Vec::new());
+    let (mut wall, mut cpu, mut cut) = (Vec::new(), Vec::new(), None);
     for _ in 0..runs {
         let mut meta = Meta::new(
             gdl.clone(),
@@ -67,19 +67,13 @@ fn meta(file: &str, runs: usize) -> anyhow::Result<()> {
         );
         cpu.push(cpu_started.elapsed().as_secs_f64() * 1e3);
         wall.push(started.elapsed().as_secs_f64() * 1e3);
+        cut = meta.cutoff();
     }
     println!(
         "{file}: meta-gaming at START, median of {runs}: {:.1} ms wall, {:.1} ms CPU (cut: {:?})",
         median(&mut wall),
         median(&mut cpu),
-        Meta::new(
-            gdl.clone(),
-            1 << 20,
-            CutoffSetting::Auto,
-            Playouts::Mast,
-            Some(1)
-        )
-        .cutoff(),
+        cut,
     );
     Ok(())
 }
