@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use ggp_player::games;
 use ggp_player::gdl::{Engine, Gdl, playouts_in};
-use ggp_player::mcts::cutoff::{CutoffSetting, detect};
+use ggp_player::mcts::cutoff::{CutoffSetting, Detection, WALKS};
+use ggp_player::mcts::walks::Walks;
 use ggp_player::mcts::{Budget, Mcts, Playouts, Timer};
 use ggp_player::rng::seeded;
 use ggp_player::sexpr::Sexpr;
@@ -244,7 +245,8 @@ fn bench_mcts(
     let start = gdl.initial_state();
     println!("model: {}", gdl.engine_name());
     let mut timer = Timer::new(None, None, 1);
-    let found = detect(&gdl, &start, &mut seeded(Some(0)), &mut timer);
+    let walks = Walks::play(&gdl, &start, WALKS, &mut seeded(Some(0)), &mut timer);
+    let found = Detection::of(&walks);
     println!("{}", cutoff.describe(&found));
     let cut = cutoff.cut(&found);
     for round in 1..=rounds {

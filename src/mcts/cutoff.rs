@@ -4,19 +4,16 @@
 //! cheaper, and the goal of a position a few moves ahead is often a better guess of the
 //! result than the end of one random game.
 //!
-//! Whether a game is of that kind is found in the start clock ([`detect`]): random walks
-//! through it, the goal values of every position on the way, and how well the goals
+//! Whether a game is of that kind is found in the start clock ([`Detection::of`]): the
+//! start clock's random walks through it ([`super::walks`]), the goal values of every
+//! position on the way, and how well the goals
 //! after [`Detection::steps`] moves predict the results the walks reached. Games whose
 //! goals are constant until the end (connect four, hex, nim) are played to the end as
 //! before.
 
 use std::fmt;
 
-use rand::RngExt;
-
-use super::{MAX_PLAYOUT_STEPS, Timer};
-use crate::gdl::{Gdl, State};
-use crate::rng::Rng;
+use super::walks::Walks;
 
 /// Whether MCTS playouts may be cut by the goal values (`serve --cutoff`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -56,7 +53,7 @@ impl CutoffSetting {
     }
 }
 
-/// Walks of the detection at most.
+/// Walks the detection reads at most.
 pub const WALKS: u32 = 40;
 /// The cut as a share of the walks' median length: a playout stops after length /
 /// `CUT_SHARE` steps.
@@ -71,7 +68,7 @@ const MIN_CORRELATION: f64 = 0.3;
 /// What the walks found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Detection {
-    /// Walks played (to the end, or to [`MAX_PLAYOUT_STEPS`]).
+    /// Walks played (to the end, or to [`super::MAX_PLAYOUT_STEPS`]).
     pub walks: u32,
     /// Their median length, in joint moves.
     pub length: usize,
@@ -119,93 +116,46 @@ impl fmt::Display for Detection {
     }
 }
 
-/// One walk's positions: each non-terminal one's goals (0–1, `None` if a role has
-/// none), and every role's reward at its end.
-struct Walk {
-    goals: Vec<Option<Vec<f64>>>,
-    result: Vec<f64>,
-}
-
-/// Walks up to [`WALKS`] uniformly random games from `root` (fewer if `timer` runs out
-/// first) and measures how much the goal values of their positions say.
-pub fn detect(gdl: &Gdl, root: &State, rng: &mut Rng, timer: &mut Timer) -> Detection {
-    let mut walks = Vec::new();
-    'walks: for _ in 0..WALKS {
-        let mut state = root.clone();
-        let mut goals = Vec::new();
-        let mut result = None;
-        for _ in 0..MAX_PLAYOUT_STEPS {
-            if timer.expired() {
-                break 'walks;
-            }
-            let a = gdl.analyse(&state);
-            if a.terminal || a.legal.iter().any(Vec::is_empty) {
-                result = Some(scaled(&a.goals));
-                break;
-            }
-            goals.push(
-                a.goals
-                    .iter()
-                    .all(Option::is_some)
-                    .then(|| scaled(&a.goals)),
-            );
-            let joint: Vec<_> = a
-                .legal
-                .iter()
-                .map(|m| m[rng.random_range(..m.len())].clone())
-                .collect();
-            state = gdl.next_state(&state, &joint);
-        }
-        let result = result.unwrap_or_else(|| scaled(&gdl.goals(&state)));
-        walks.push(Walk { goals, result });
-    }
-    measure(&walks)
-}
-
-fn measure(walks: &[Walk]) -> Detection {
-    let mut lengths: Vec<usize> = walks.iter().map(|w| w.goals.len()).collect();
-    lengths.sort_unstable();
-    let length = lengths.get(lengths.len() / 2).copied().unwrap_or(0);
-    let steps = (length / CUT_SHARE).max(MIN_CUT);
-    let positions: usize = lengths.iter().sum();
-    let defined = walks
-        .iter()
-        .flat_map(|w| &w.goals)
-        .filter(|g| g.is_some())
-        .count();
-    let mut seen: Option<&Vec<f64>> = None;
-    let mut varies = false;
-    let mut pairs = Vec::new();
-    for w in walks {
-        for (ply, goals) in w.goals.iter().enumerate() {
-            let Some(goals) = goals else { continue };
-            varies |= seen.is_some_and(|s| s != goals);
-            seen = seen.or(Some(goals));
-            if ply >= steps {
-                pairs.extend(goals.iter().copied().zip(w.result.iter().copied()));
+impl Detection {
+    /// What the walks played to their end say of the goal values.
+    pub fn of(walks: &Walks) -> Detection {
+        let mut lengths: Vec<usize> = walks.done.iter().map(|w| w.positions.len()).collect();
+        lengths.sort_unstable();
+        let length = lengths.get(lengths.len() / 2).copied().unwrap_or(0);
+        let steps = (length / CUT_SHARE).max(MIN_CUT);
+        let positions: usize = lengths.iter().sum();
+        let mut defined = 0;
+        let mut seen: Option<Vec<f64>> = None;
+        let mut varies = false;
+        let mut pairs = Vec::new();
+        for w in &walks.done {
+            for (ply, position) in w.positions.iter().enumerate() {
+                // Every role's goal, if every role has one.
+                let Some(goals) = position.goals.iter().copied().collect::<Option<Vec<f64>>>()
+                else {
+                    continue;
+                };
+                defined += 1;
+                varies |= seen.as_ref().is_some_and(|s| *s != goals);
+                if ply >= steps {
+                    pairs.extend(goals.iter().copied().zip(w.result.iter().copied()));
+                }
+                seen.get_or_insert(goals);
             }
         }
+        Detection {
+            walks: walks.done.len() as u32,
+            length,
+            defined: if positions == 0 {
+                0.0
+            } else {
+                defined as f64 / positions as f64
+            },
+            varies,
+            correlation: varies.then(|| correlation(&pairs)).flatten(),
+            steps,
+        }
     }
-    Detection {
-        walks: walks.len() as u32,
-        length,
-        defined: if positions == 0 {
-            0.0
-        } else {
-            defined as f64 / positions as f64
-        },
-        varies,
-        correlation: varies.then(|| correlation(&pairs)).flatten(),
-        steps,
-    }
-}
-
-/// Goal values scaled to 0–1 as the search's rewards are; a missing one as 0.
-fn scaled(goals: &[Option<u32>]) -> Vec<f64> {
-    goals
-        .iter()
-        .map(|g| g.map_or(0.0, |v| v.min(100) as f64 / 100.0))
-        .collect()
 }
 
 /// Pearson's correlation of the pairs; `None` where either side is constant.
@@ -226,14 +176,43 @@ fn correlation(pairs: &[(f64, f64)]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::game;
-    use super::super::{Mcts, Model};
+    use super::super::walks::{Position, Walk};
+    use super::super::{Mcts, Model, Timer};
     use super::*;
 
     fn detection(file: &str) -> Detection {
         let gdl = game(file);
         let mut rng = crate::rng::seeded(Some(3));
         let mut timer = Timer::new(None, None, 1);
-        detect(&gdl, &gdl.initial_state(), &mut rng, &mut timer)
+        Detection::of(&Walks::play(
+            &gdl,
+            &gdl.initial_state(),
+            WALKS,
+            &mut rng,
+            &mut timer,
+        ))
+    }
+
+    /// Per position of a walk: both roles' goals, `None` where they have none.
+    type Goals = Vec<Option<Vec<f64>>>;
+
+    /// Walks of two roles, each given by its positions' goals and its result.
+    fn walks(walks: Vec<(Goals, Vec<f64>)>) -> Walks {
+        let position = |goals: Option<Vec<f64>>| Position {
+            moves: vec![2, 1],
+            goals: goals.map_or(vec![None, None], |g| g.into_iter().map(Some).collect()),
+        };
+        Walks {
+            done: walks
+                .into_iter()
+                .map(|(goals, result)| Walk {
+                    positions: goals.into_iter().map(position).collect(),
+                    result,
+                })
+                .collect(),
+            cut: Vec::new(),
+            roles: 2,
+        }
     }
 
     /// Reversi's goal (who has more discs now) varies from the first move but predicts
@@ -271,11 +250,11 @@ mod tests {
     #[test]
     fn goals_that_predict_the_result_are_played_by() {
         let lead = |v: f64| Some(vec![v, 1.0 - v]);
-        let walk = |v: f64| Walk {
-            goals: (0..12).map(|i| lead(if i < 2 { 0.5 } else { v })).collect(),
-            result: vec![v, 1.0 - v],
+        let walk = |v: f64| {
+            let goals = (0..12).map(|i| lead(if i < 2 { 0.5 } else { v }));
+            (goals.collect(), vec![v, 1.0 - v])
         };
-        let d = measure(&[walk(1.0), walk(0.0), walk(1.0)]);
+        let d = Detection::of(&walks(vec![walk(1.0), walk(0.0), walk(1.0)]));
         assert_eq!((d.length, d.steps), (12, MIN_CUT));
         assert!(d.correlation.unwrap() > 0.99, "{d:?}");
         assert_eq!(CutoffSetting::Auto.cut(&d), Some(MIN_CUT));
@@ -283,16 +262,15 @@ mod tests {
 
     #[test]
     fn weak_or_missing_goals_are_not_played_by() {
-        let walk = |goals: Vec<Option<Vec<f64>>>, result: Vec<f64>| Walk { goals, result };
         // Goals that vary but say nothing of the result: the same sequence in a won and a
         // lost walk.
-        let noise: Vec<Option<Vec<f64>>> = (0..12)
+        let noise: Goals = (0..12)
             .map(|i| Some(vec![(i % 2) as f64, 1.0 - (i % 2) as f64]))
             .collect();
-        let d = measure(&[
-            walk(noise.clone(), vec![1.0, 0.0]),
-            walk(noise, vec![0.0, 1.0]),
-        ]);
+        let d = Detection::of(&walks(vec![
+            (noise.clone(), vec![1.0, 0.0]),
+            (noise, vec![0.0, 1.0]),
+        ]));
         assert!(d.varies && d.correlation.unwrap().abs() < 1e-9, "{d:?}");
         assert_eq!(d.cutoff(), None);
         // Goals that predict the result, but missing in half the positions.
@@ -301,7 +279,7 @@ mod tests {
             .map(|i| if i % 2 == 0 { lead(1.0) } else { None })
             .collect();
         let lost: Vec<_> = (0..12).map(|_| lead(0.0)).collect();
-        let d = measure(&[walk(half, vec![1.0, 0.0]), walk(lost, vec![0.0, 1.0])]);
+        let d = Detection::of(&walks(vec![(half, vec![1.0, 0.0]), (lost, vec![0.0, 1.0])]));
         assert!(
             d.correlation.unwrap() > 0.9 && d.defined < MIN_DEFINED,
             "{d:?}"

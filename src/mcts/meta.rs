@@ -1,13 +1,10 @@
-//! Meta-gaming: what kind of game the rules describe, found in the start clock by random
-//! walks through it. A single-player game may be solved outright ([`super::puzzle`]); in
+//! Meta-gaming: what kind of game the rules describe, found from the start clock's random
+//! walks through it ([`super::walks`]). A single-player game may be solved outright ([`super::puzzle`]); in
 //! a game where several roles choose at once the MCTS-solver proves nothing.
 
 use std::fmt;
 
-use rand::RngExt;
-
-use super::{Expansion, MAX_PLAYOUT_STEPS, Model, Timer};
-use crate::rng::Rng;
+use super::walks::Walks;
 
 /// What the walks found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,11 +14,26 @@ pub struct Survey {
     pub simultaneous: bool,
     /// Positions looked at.
     pub positions: u64,
-    /// Walks played to the end (or to [`MAX_PLAYOUT_STEPS`]).
+    /// Walks played to the end (or to [`super::MAX_PLAYOUT_STEPS`]).
     pub walks: u32,
 }
 
 impl Survey {
+    /// What kind of game `walks` went through.
+    pub fn of(walks: &Walks) -> Survey {
+        let mut found = Survey {
+            roles: walks.roles,
+            simultaneous: false,
+            positions: 0,
+            walks: walks.done.len() as u32,
+        };
+        for position in walks.positions() {
+            found.positions += 1;
+            found.simultaneous |= position.moves.iter().filter(|&&n| n > 1).count() > 1;
+        }
+        found
+    }
+
     pub fn single_player(&self) -> bool {
         self.roles == 1
     }
@@ -45,52 +57,9 @@ impl fmt::Display for Survey {
     }
 }
 
-/// Walks `walks` uniformly random games from `root` (fewer if `timer` runs out first,
-/// but at least the root's position) and says what kind of game it is.
-pub fn survey<M: Model>(
-    model: &M,
-    root: &M::State,
-    walks: u32,
-    rng: &mut Rng,
-    timer: &mut Timer,
-) -> Survey {
-    let mut found = Survey {
-        roles: 0,
-        simultaneous: false,
-        positions: 0,
-        walks: 0,
-    };
-    'walks: for _ in 0..walks.max(1) {
-        let mut state = root.clone();
-        for _ in 0..MAX_PLAYOUT_STEPS {
-            let legal = match model.expand(&state) {
-                Expansion::Over(rewards) => {
-                    found.roles = found.roles.max(rewards.len());
-                    break;
-                }
-                Expansion::Moves(legal) => legal,
-            };
-            found.positions += 1;
-            found.roles = found.roles.max(legal.len());
-            if legal.iter().filter(|m| m.len() > 1).count() > 1 {
-                found.simultaneous = true;
-            }
-            if timer.expired() {
-                break 'walks;
-            }
-            let joint: Vec<M::Move> = legal
-                .iter()
-                .map(|m| m[rng.random_range(..m.len())].clone())
-                .collect();
-            state = model.next(&state, &joint);
-        }
-        found.walks += 1;
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::Timer;
     use super::super::tests::game;
     use super::*;
 
@@ -98,7 +67,13 @@ mod tests {
         let gdl = game(file);
         let mut rng = crate::rng::seeded(Some(5));
         let mut timer = Timer::new(None, None, 1);
-        survey(&gdl, &gdl.initial_state(), 5, &mut rng, &mut timer)
+        Survey::of(&Walks::play(
+            &gdl,
+            &gdl.initial_state(),
+            5,
+            &mut rng,
+            &mut timer,
+        ))
     }
 
     #[test]

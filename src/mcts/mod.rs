@@ -29,6 +29,7 @@ pub mod puzzle;
 pub mod reasoner;
 pub mod shared;
 mod transpose;
+pub mod walks;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -63,6 +64,17 @@ pub trait Model {
 
     /// Every role's legal moves in `state`, or every role's reward if the game is over.
     fn expand(&self, state: &Self::State) -> Expansion<Self::Move>;
+    /// [`Model::expand`], with every role's goal value (0–1) in `state`, `None` where a
+    /// role has none: what the start clock's walks record ([`walks`]). A model without
+    /// goal values before the end gives none.
+    fn expand_with_goals(&self, state: &Self::State) -> (Expansion<Self::Move>, Vec<Option<f64>>) {
+        let expansion = self.expand(state);
+        let roles = match &expansion {
+            Expansion::Over(rewards) => rewards.len(),
+            Expansion::Moves(legal) => legal.len(),
+        };
+        (expansion, vec![None; roles])
+    }
     /// The state after `joint`: one legal move per role, in role order.
     fn next(&self, state: &Self::State, joint: &[Self::Move]) -> Self::State;
     /// Play from `state` to the end, uniformly random or, given `mast`, by its
@@ -162,7 +174,7 @@ impl<'a> Timer<'a> {
 /// One position of the tree.
 struct Node<S, M> {
     state: S,
-    /// [`Model::key`] of the state.
+    /// [`Model::key`] of the state, where something reads it ([`Mcts::keyed`]); else 0.
     key: u64,
     /// Terminal (or stuck: a role without legal moves).
     terminal: bool,
@@ -347,7 +359,15 @@ impl<M: Model> Mcts<M> {
     /// The same tree, reading and writing proofs in `shared` (a table other trees use).
     pub fn with_shared_proofs(mut self, shared: Arc<SharedProofs>) -> Mcts<M> {
         self.shared = Some(shared);
+        // Its nodes, made without keys, are made anew.
+        self.nodes.clear();
         self
+    }
+
+    /// Whether the nodes' keys are read: by the transposition table or the shared
+    /// proofs. Without either, [`Model::key`] (a hash of the whole state) is not computed.
+    fn keyed(&self) -> bool {
+        self.table.is_some() || self.shared.is_some()
     }
 
     /// The playouts' move statistics, if they are guided by them.
@@ -508,7 +528,11 @@ impl<M: Model> Mcts<M> {
             (Some(_), Some(_)) => None,
         };
         let mut node = Node {
-            key: self.model.key(&state),
+            key: if self.keyed() {
+                self.model.key(&state)
+            } else {
+                0
+            },
             state,
             terminal: proven.is_some(),
             legal,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{Expansion, MAX_PLAYOUT_STEPS, Mast, Model, Timer};
 use crate::gdl::hash::FastHasher;
-use crate::gdl::{Gdl, PickMove, PlayoutLimit, State, Term};
+use crate::gdl::{Analysis, Gdl, PickMove, PlayoutLimit, State, Term};
 use crate::rng::Rng;
 
 impl Model for Arc<Gdl> {
@@ -14,15 +14,15 @@ impl Model for Arc<Gdl> {
     /// A reasoner step takes microseconds: the clock costs nothing beside it.
     const CLOCK_EVERY: u32 = 1;
 
-    /// Terminal, or stuck (a role without legal moves, which GDL forbids but a faulty
-    /// game may still have): over.
     fn expand(&self, state: &State) -> Expansion<Term> {
+        expansion(self.analyse(state))
+    }
+
+    /// One analysis of `state` gives both.
+    fn expand_with_goals(&self, state: &State) -> (Expansion<Term>, Vec<Option<f64>>) {
         let analysis = self.analyse(state);
-        if analysis.terminal || analysis.legal.iter().any(Vec::is_empty) {
-            Expansion::Over(rewards(&analysis.goals, None))
-        } else {
-            Expansion::Moves(analysis.legal)
-        }
+        let goals = analysis.goals.iter().map(|g| g.map(scaled)).collect();
+        (expansion(analysis), goals)
     }
 
     fn next(&self, state: &State, joint: &[Term]) -> State {
@@ -81,10 +81,25 @@ impl Model for Arc<Gdl> {
     }
 }
 
+/// Terminal, or stuck (a role without legal moves, which GDL forbids but a faulty game
+/// may still have): over.
+fn expansion(analysis: Analysis) -> Expansion<Term> {
+    if analysis.terminal || analysis.legal.iter().any(Vec::is_empty) {
+        Expansion::Over(rewards(&analysis.goals, None))
+    } else {
+        Expansion::Moves(analysis.legal)
+    }
+}
+
+/// A goal value scaled to [0, 1].
+fn scaled(goal: u32) -> f64 {
+    goal.min(100) as f64 / 100.0
+}
+
 /// Goal values scaled to [0, 1]; a missing goal counts as `missing` (0 unless given).
 fn rewards(goals: &[Option<u32>], missing: Option<f64>) -> Vec<f64> {
     goals
         .iter()
-        .map(|g| g.map_or(missing.unwrap_or(0.0), |v| v.min(100) as f64 / 100.0))
+        .map(|g| g.map_or(missing.unwrap_or(0.0), scaled))
         .collect()
 }

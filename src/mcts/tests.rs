@@ -692,3 +692,98 @@ fn a_forest_sharing_proofs_answers_a_proven_root_with_a_move_that_keeps_it() {
         });
     }
 }
+
+/// The reasoner, counting the states it hashes ([`Model::key`]) and the steps it plays
+/// ([`Model::next`]; its playouts are not counted).
+#[derive(Clone)]
+pub(super) struct Counting {
+    pub gdl: Arc<Gdl>,
+    keys: Arc<std::sync::atomic::AtomicU64>,
+    steps: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Counting {
+    pub fn new(gdl: Arc<Gdl>) -> Counting {
+        Counting {
+            gdl,
+            keys: Arc::default(),
+            steps: Arc::default(),
+        }
+    }
+
+    pub fn keys(&self) -> u64 {
+        self.keys.load(Ordering::Relaxed)
+    }
+
+    pub fn steps(&self) -> u64 {
+        self.steps.load(Ordering::Relaxed)
+    }
+}
+
+impl Model for Counting {
+    type State = State;
+    type Move = Term;
+    const CLOCK_EVERY: u32 = 1;
+
+    fn expand(&self, state: &State) -> Expansion<Term> {
+        self.gdl.expand(state)
+    }
+
+    fn expand_with_goals(&self, state: &State) -> (Expansion<Term>, Vec<Option<f64>>) {
+        self.gdl.expand_with_goals(state)
+    }
+
+    fn next(&self, state: &State, joint: &[Term]) -> State {
+        self.steps.fetch_add(1, Ordering::Relaxed);
+        Model::next(&self.gdl, state, joint)
+    }
+
+    fn playout(
+        &self,
+        state: State,
+        rng: &mut Rng,
+        timer: &mut Timer,
+        mast: Option<&mut Mast>,
+    ) -> Option<Vec<f64>> {
+        self.gdl.playout(state, rng, timer, mast)
+    }
+
+    fn move_key(&self, role: usize, m: &Term) -> u32 {
+        Model::move_key(&self.gdl, role, m)
+    }
+
+    fn same(&self, a: &State, b: &State) -> bool {
+        self.gdl.same(a, b)
+    }
+
+    fn key(&self, state: &State) -> u64 {
+        self.keys.fetch_add(1, Ordering::Relaxed);
+        self.gdl.key(state)
+    }
+}
+
+/// A search hashes its states only where something reads the hashes: the transposition
+/// table, or the proofs shared with other trees.
+#[test]
+fn states_are_hashed_only_for_transpositions_or_shared_proofs() {
+    let gdl = game("tictactoe.gdl");
+    let start = gdl.initial_state();
+    for (transpositions, shared) in [(false, false), (true, false), (false, true)] {
+        let model = Counting::new(gdl.clone());
+        let mut tree = Mcts::new(model.clone(), Some(1), 16).with_transpositions(transpositions);
+        if shared {
+            tree = tree.with_shared_proofs(Arc::new(SharedProofs::default()));
+        }
+        let choice = tree.search_within(&start, 0, within(200));
+        assert!(
+            choice.nodes > 100 && model.steps() > 100,
+            "{transpositions} {shared}"
+        );
+        let hashed = model.keys() > 0;
+        assert_eq!(
+            hashed,
+            transpositions || shared,
+            "{transpositions} {shared}"
+        );
+    }
+}

@@ -15,15 +15,15 @@ use tracing::info;
 use crate::gdl::{Gdl, State, Term};
 use crate::mcts::Playouts;
 use crate::mcts::choice::{Trial, Verdict, choose};
-use crate::mcts::cutoff::{CutoffSetting, Detection, detect};
-use crate::mcts::meta::{Survey, survey};
+use crate::mcts::cutoff::{self, CutoffSetting, Detection};
+use crate::mcts::meta::Survey;
 use crate::mcts::puzzle::{Puzzle, Unsolved};
+use crate::mcts::walks::Walks;
 use crate::mcts::{Model, Timer};
 
-/// Random walks of the survey at most.
-const SURVEY_WALKS: u32 = 20;
-/// The survey's share of the time it is given, at most.
-const SURVEY_SHARE: u32 = 10;
+/// The random walks' share of the time the meta-gaming is given, at most: the walks
+/// the survey and the cut-off's detection both read, played once.
+const WALKS_SHARE: u32 = 5;
 /// The playouts' trial: small searches, so that a few games fit in a start clock even
 /// where playouts are slow (reversi's are a few hundred a second).
 const TRIAL: Trial = Trial {
@@ -117,22 +117,23 @@ impl Meta {
         self.solved
     }
 
-    /// Surveys the game (once), chooses the playouts (once, if asked to) until
+    /// Surveys the game and detects informative goals (once, from one set of random
+    /// walks), chooses the playouts (once, if asked to) until
     /// `until.trial`, and tries to solve the game from `state` until `until.all`, all of
     /// it at most until `stop`; logs what it found under `match_id`.
     pub fn prepare(&mut self, state: &State, until: Until, stop: &AtomicBool, match_id: &str) {
         let deadline = until.all;
         if self.survey.is_none() {
             let now = Instant::now();
-            let until = now + deadline.saturating_duration_since(now) / SURVEY_SHARE;
+            let until = now + deadline.saturating_duration_since(now) / WALKS_SHARE;
             let mut timer = Timer::new(Some(until), Some(stop), 1);
             let mut rng = crate::rng::seeded(Some(0));
-            let found = survey(&self.gdl, state, SURVEY_WALKS, &mut rng, &mut timer);
+            let walks = Walks::play(&self.gdl, state, cutoff::WALKS, &mut rng, &mut timer);
+            let found = Survey::of(&walks);
             let cut = if self.cutoff == CutoffSetting::Off {
                 "playouts to the end (--cutoff off)".to_owned()
             } else {
-                let mut timer = Timer::new(Some(until + (until - now)), Some(stop), 1);
-                let detection = detect(&self.gdl, state, &mut rng, &mut timer);
+                let detection = Detection::of(&walks);
                 self.detection = Some(detection);
                 self.cutoff.describe(&detection)
             };
