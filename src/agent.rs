@@ -58,6 +58,8 @@ pub struct AgentConfig {
     pub playouts: Playouts,
     /// Whether the general player's MCTS playouts may be cut by the goal values.
     pub cutoff: crate::mcts::cutoff::CutoffSetting,
+    /// Whether they may be cut and scored by a heuristic found in the start clock.
+    pub heuristics: crate::mcts::heuristic::HeuristicSetting,
     /// Whether an MCTS tree makes one node of a position reached by several orders of
     /// moves.
     pub transpositions: bool,
@@ -81,6 +83,7 @@ impl Default for AgentConfig {
             iterations: None,
             playouts: Playouts::default(),
             cutoff: crate::mcts::cutoff::CutoffSetting::Auto,
+            heuristics: crate::mcts::heuristic::HeuristicSetting::Off,
             transpositions: true,
             // Off until its fix (a root proven by another thread) is confirmed in play.
             shared_proofs: false,

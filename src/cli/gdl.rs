@@ -8,6 +8,7 @@ use anyhow::Context;
 use ggp_player::games;
 use ggp_player::gdl::{Engine, Gdl, playouts_in};
 use ggp_player::mcts::cutoff::{CutoffSetting, Detection, WALKS};
+use ggp_player::mcts::heuristic::{self, Evaluation, HeuristicSetting};
 use ggp_player::mcts::walks::Walks;
 use ggp_player::mcts::{Budget, Mcts, Playouts, Timer};
 use ggp_player::rng::seeded;
@@ -35,7 +36,8 @@ pub fn run(command: GdlCommand) -> anyhow::Result<()> {
             rounds,
             mcts,
             cutoff,
-        } => bench(&file, seconds, rounds, mcts, cutoff),
+            heuristics,
+        } => bench(&file, seconds, rounds, mcts, (cutoff, heuristics)),
     }
 }
 
@@ -96,6 +98,11 @@ pub enum GdlCommand {
         /// --cutoff` decides it.
         #[arg(long, value_enum, default_value_t = CutoffSetting::Auto)]
         cutoff: CutoffSetting,
+        /// With --mcts: whether the playouts may be cut and scored by a heuristic found by
+        /// random games, as `serve --heuristics` decides it (the line it prints says what
+        /// was found).
+        #[arg(long, value_enum, default_value_t = HeuristicSetting::default())]
+        heuristics: HeuristicSetting,
     },
 }
 
@@ -194,7 +201,7 @@ fn bench(
     seconds: f64,
     rounds: usize,
     mcts: bool,
-    cutoff: CutoffSetting,
+    cuts: (CutoffSetting, HeuristicSetting),
 ) -> anyhow::Result<()> {
     if !(seconds > 0.0 && seconds <= 3600.0) || rounds == 0 {
         anyhow::bail!("--seconds must be in (0, 3600] and --rounds at least 1");
@@ -202,7 +209,7 @@ fn bench(
     let gdl = compile(file, Engine::Auto)?;
     if mcts {
         let time = Duration::from_secs_f64(seconds);
-        return bench_mcts(Arc::new(gdl), time, rounds, cutoff);
+        return bench_mcts(Arc::new(gdl), time, rounds, cuts);
     }
     let mut models = vec![("reasoner", gdl.reasoner_only())];
     if gdl.engine_name() == "propnet" {
@@ -238,7 +245,7 @@ fn bench_mcts(
     gdl: Arc<Gdl>,
     time: Duration,
     rounds: usize,
-    cutoff: CutoffSetting,
+    (cutoff, heuristics): (CutoffSetting, HeuristicSetting),
 ) -> anyhow::Result<()> {
     let kinds = [Playouts::Random, Playouts::Mast];
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
@@ -249,11 +256,19 @@ fn bench_mcts(
     let found = Detection::of(&walks);
     println!("{}", cutoff.describe(&found));
     let cut = cutoff.cut(&found);
+    let found = heuristic::detect(&gdl, &start, &mut seeded(Some(0)), &mut timer);
+    let evaluation = Evaluation::new(gdl.clone(), &found, heuristics).map(Arc::new);
+    println!(
+        "{}",
+        heuristic::describe(heuristics, evaluation.as_deref(), &found)
+    );
+    let evaluate = evaluation.map(|e| (heuristic::STEPS, e.evaluator()));
     for round in 1..=rounds {
         let mut line = format!("round {round}:");
         for (kind, rates) in kinds.iter().zip(&mut rates) {
             let mut tree = Mcts::new(gdl.clone(), Some(1), 256).with_playouts(*kind);
             tree.set_cutoff(cut);
+            tree.set_heuristic(evaluate.clone());
             let budget = Budget {
                 deadline: Some(Instant::now() + time),
                 ..Budget::default()

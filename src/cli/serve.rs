@@ -8,6 +8,7 @@ use ggp_player::games;
 use ggp_player::gdl::Engine;
 use ggp_player::mcts::Playouts;
 use ggp_player::mcts::cutoff::CutoffSetting;
+use ggp_player::mcts::heuristic::HeuristicSetting;
 use ggp_player::memory;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::handler::DEFAULT_MAX_MATCHES;
@@ -55,6 +56,13 @@ pub struct ServeArgs {
     /// measure what the cut is worth) or off (always play to the end).
     #[arg(long, value_enum, default_value_t = CutoffSetting::Auto)]
     cutoff: CutoffSetting,
+    /// In games no engine of ours recognises, whether Monte-Carlo tree search may stop its
+    /// playouts a few moves after its leaf and score them by counts of the state's facts
+    /// (pieces of each colour, say) found in the start clock: auto (where random games
+    /// show that such a count predicts the result), on (with any count that says
+    /// anything of it, to measure what the heuristic is worth) or off.
+    #[arg(long, value_enum, default_value_t = HeuristicSetting::default())]
+    heuristics: HeuristicSetting,
     /// Whether Monte-Carlo tree search makes one node of a position reached by several
     /// orders of moves, sharing what was learnt of it (true or false).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
@@ -114,6 +122,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             seed: args.seed,
             playouts: args.playouts,
             cutoff: args.cutoff,
+            heuristics: args.heuristics,
             transpositions: args.transpositions,
             shared_proofs: args.shared_proofs,
             iterations: args.iterations,

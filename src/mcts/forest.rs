@@ -71,6 +71,14 @@ where
         }
     }
 
+    /// Every tree's playouts cut and scored by an evaluation ([`super::heuristic`]), or
+    /// not.
+    pub fn set_heuristic(&mut self, heuristic: Option<(usize, super::Evaluator<M::State>)>) {
+        for tree in &mut self.trees {
+            tree.set_heuristic(heuristic.clone());
+        }
+    }
+
     /// Every tree with transpositions if `on` ([`Mcts::with_transpositions`]).
     pub fn with_transpositions(self, on: bool) -> Forest<M> {
         self.map_trees(|t| t.with_transpositions(on))

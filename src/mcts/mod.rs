@@ -20,6 +20,7 @@
 pub mod choice;
 pub mod cutoff;
 pub mod forest;
+pub mod heuristic;
 mod memory;
 pub mod meta;
 pub mod native;
@@ -52,6 +53,10 @@ const EXPLORATION: f64 = 0.5;
 /// Steps after which a playout that may not end (the reasoner's games, native games whose
 /// positions repeat) stops and scores the state it reached.
 pub const MAX_PLAYOUT_STEPS: usize = 1_000;
+
+/// A position's value to every role (0–1, in role order), where the game is not over:
+/// what scores a playout cut short by a heuristic ([`heuristic`]).
+pub type Evaluator<S> = Arc<dyn Fn(&S) -> Vec<f64> + Send + Sync>;
 
 /// A game as the search sees it: at every step each role picks one of its legal moves (a
 /// role that waits has exactly one), and the joint move leads to the next state.
@@ -285,6 +290,9 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     mast: Option<Mast>,
     /// Steps after a leaf at which playouts stop and score their goals ([`cutoff`]).
     cutoff: Option<usize>,
+    /// Steps after a leaf at which playouts stop and are scored by an evaluation
+    /// ([`heuristic`]); before the goals' cut-off where both are set.
+    heuristic: Option<(usize, Evaluator<M::State>)>,
     /// With transpositions: every node by its state's key, so that a position reached by
     /// two orders of moves is one node ([`transpose`]).
     table: Option<crate::gdl::hash::FastMap<u64, usize>>,
@@ -312,6 +320,7 @@ impl<M: Model> Mcts<M> {
             recycled: 0,
             mast: None,
             cutoff: None,
+            heuristic: None,
             table: None,
             shared: None,
         }
@@ -346,6 +355,12 @@ impl<M: Model> Mcts<M> {
     /// ([`cutoff`]), or played to the end (`None`).
     pub fn set_cutoff(&mut self, steps: Option<usize>) {
         self.cutoff = steps;
+    }
+
+    /// Playouts cut after `steps` steps from their leaf and scored by `evaluate`
+    /// ([`heuristic`]), or not (`None`).
+    pub fn set_heuristic(&mut self, heuristic: Option<(usize, Evaluator<M::State>)>) {
+        self.heuristic = heuristic;
     }
 
     /// The same tree, a position reached by several orders of moves one node in it if
@@ -679,24 +694,22 @@ impl<M: Model> Mcts<M> {
         known: Option<usize>,
         timer: &mut Timer,
     ) -> Option<Vec<f64>> {
+        if let Some((steps, evaluate)) = self.heuristic.clone() {
+            let played = self.playout_evaluated(state, steps, &evaluate, timer);
+            if played.is_none()
+                && let Some(mast) = &mut self.mast
+            {
+                mast.discard();
+            }
+            return played;
+        }
         let state = match known {
             Some(node) if self.cutoff != Some(0) => {
                 if timer.expired() {
                     return None;
                 }
                 let legal = &self.nodes[node].legal;
-                let joint = match &mut self.mast {
-                    Some(mast) => legal
-                        .iter()
-                        .enumerate()
-                        .map(|(role, moves)| {
-                            let keys: Vec<u32> =
-                                moves.iter().map(|m| self.model.move_key(role, m)).collect();
-                            moves[mast.pick(role, &keys, &mut self.rng)].clone()
-                        })
-                        .collect(),
-                    None => random_joint(legal, &mut self.rng),
-                };
+                let joint = playout_joint(&self.model, self.mast.as_mut(), legal, &mut self.rng);
                 self.model.next(&state, &joint)
             }
             _ => state,
@@ -716,6 +729,32 @@ impl<M: Model> Mcts<M> {
             mast.discard();
         }
         played
+    }
+
+    /// A playout of at most `steps` steps from `state`, scored by `evaluate` where the
+    /// game is not over by then: `None` if the timer ran out first.
+    fn playout_evaluated(
+        &mut self,
+        mut state: M::State,
+        steps: usize,
+        evaluate: &Evaluator<M::State>,
+        timer: &mut Timer,
+    ) -> Option<Vec<f64>> {
+        for step in 0..=steps {
+            if timer.expired() {
+                return None;
+            }
+            let legal = match self.model.expand(&state) {
+                Expansion::Over(rewards) => return Some(rewards),
+                Expansion::Moves(legal) => legal,
+            };
+            if step == steps {
+                break;
+            }
+            let joint = playout_joint(&self.model, self.mast.as_mut(), &legal, &mut self.rng);
+            state = self.model.next(&state, &joint);
+        }
+        Some(evaluate(&state))
     }
 
     /// Credits the moves of an iteration's path in the tree, with those of its playout,
@@ -745,6 +784,26 @@ fn most_visited(stats: &[Stat]) -> Option<usize> {
 }
 
 /// One uniformly random move of each role (every role has one).
+/// A playout's joint move from `legal`: by `mast`'s picks if given, else at random.
+fn playout_joint<M: Model>(
+    model: &M,
+    mast: Option<&mut Mast>,
+    legal: &[Vec<M::Move>],
+    rng: &mut Rng,
+) -> Vec<M::Move> {
+    match mast {
+        Some(mast) => legal
+            .iter()
+            .enumerate()
+            .map(|(role, moves)| {
+                let keys: Vec<u32> = moves.iter().map(|m| model.move_key(role, m)).collect();
+                moves[mast.pick(role, &keys, rng)].clone()
+            })
+            .collect(),
+        None => random_joint(legal, rng),
+    }
+}
+
 fn random_joint<M: Clone>(legal: &[Vec<M>], rng: &mut Rng) -> Vec<M> {
     legal
         .iter()

@@ -23,7 +23,7 @@ use super::session::{
 use crate::agent::{AgentConfig, AgentKind};
 use crate::gdl::{Analysis, Gdl, State, Term};
 use crate::mcts::forest::{Ended, Forest};
-use crate::mcts::{Budget, Playouts};
+use crate::mcts::{Budget, Evaluator, Playouts};
 use crate::search::Limits;
 use crate::sexpr::Sexpr;
 use crate::web::grid_axes::{self, GridAxes};
@@ -109,7 +109,8 @@ impl GeneralSession {
         });
         let meta = searches.then(|| {
             let bytes = puzzle_mb.max(1) << 20;
-            let meta = Meta::new(gdl.clone(), bytes, agent.cutoff, agent.playouts, agent.seed);
+            let meta = Meta::new(gdl.clone(), bytes, agent.cutoff, agent.playouts, agent.seed)
+                .with_heuristics(agent.heuristics);
             Arc::new(Mutex::new(meta))
         });
         Ok(GeneralSession {
@@ -355,9 +356,10 @@ impl Search {
             self.record_end(Ended::Proven);
             return self.gdl.display(&solved);
         }
-        let cutoff = self.cutoff();
+        let (cutoff, heuristic) = self.cutoff();
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
         tree.set_cutoff(cutoff);
+        tree.set_heuristic(heuristic);
         if let Some(playouts) = self.chosen_playouts() {
             tree.set_playouts(playouts);
         }
@@ -419,10 +421,14 @@ impl Search {
             .filter(|m| self.legal.contains(m))
     }
 
-    /// Where the meta-gaming cuts the playouts ([`crate::mcts::cutoff`]).
-    fn cutoff(&self) -> Option<usize> {
-        let meta = self.meta.as_ref()?;
-        meta.lock().unwrap_or_else(|e| e.into_inner()).cutoff()
+    /// Where the meta-gaming cuts the playouts: by the goals ([`crate::mcts::cutoff`])
+    /// and by a heuristic ([`crate::mcts::heuristic`]).
+    fn cutoff(&self) -> (Option<usize>, Option<(usize, Evaluator<State>)>) {
+        let Some(meta) = self.meta.as_ref() else {
+            return (None, None);
+        };
+        let meta = meta.lock().unwrap_or_else(|e| e.into_inner());
+        (meta.cutoff(), meta.heuristic())
     }
 
     /// The playouts the meta-gaming's trial chose, once made.

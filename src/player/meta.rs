@@ -16,10 +16,11 @@ use crate::gdl::{Gdl, State, Term};
 use crate::mcts::Playouts;
 use crate::mcts::choice::{Trial, Verdict, choose};
 use crate::mcts::cutoff::{self, CutoffSetting, Detection};
+use crate::mcts::heuristic::{self, Evaluation, HeuristicSetting};
 use crate::mcts::meta::Survey;
 use crate::mcts::puzzle::{Puzzle, Unsolved};
 use crate::mcts::walks::Walks;
-use crate::mcts::{Model, Timer};
+use crate::mcts::{Evaluator, Model, Timer};
 
 /// The random walks' share of the time the meta-gaming is given, at most: the walks
 /// the survey and the cut-off's detection both read, played once.
@@ -40,6 +41,10 @@ pub struct Meta {
     cutoff: CutoffSetting,
     /// What the cut-off's detection found, once made (unless `--cutoff off`).
     detection: Option<Detection>,
+    /// Whether playouts may be cut and scored by a heuristic found here.
+    heuristics: HeuristicSetting,
+    /// The heuristic's evaluation, once found (never if none predicts).
+    evaluation: Option<Arc<Evaluation>>,
     /// A single-player game's solution so far; `None` in other games or once given up.
     puzzle: Option<Puzzle<Arc<Gdl>>>,
     /// Whether the puzzle is solved from the match's start.
@@ -82,12 +87,27 @@ impl Meta {
             survey: None,
             cutoff,
             detection: None,
+            heuristics: HeuristicSetting::Off,
+            evaluation: None,
             puzzle,
             solved: false,
             choose_playouts: playouts == Playouts::Auto,
             verdict: None,
             seed,
         }
+    }
+
+    /// The same meta-gaming, seeking a heuristic as `heuristics` says.
+    pub fn with_heuristics(mut self, heuristics: HeuristicSetting) -> Meta {
+        self.heuristics = heuristics;
+        self
+    }
+
+    /// Steps after which the tree's playouts stop and are scored by the heuristic, and
+    /// its evaluation, where one was found.
+    pub fn heuristic(&self) -> Option<(usize, Evaluator<State>)> {
+        let evaluation = self.evaluation.clone()?;
+        Some((heuristic::STEPS, evaluation.evaluator()))
     }
 
     /// The playouts the trial chose, once made.
@@ -138,6 +158,14 @@ impl Meta {
                 self.cutoff.describe(&detection)
             };
             info!(match_id, "meta-gaming: {found}; {cut}");
+            if self.heuristics != HeuristicSetting::Off {
+                let mut timer = Timer::new(Some(until + 2 * (until - now)), Some(stop), 1);
+                let found = heuristic::detect(&self.gdl, state, &mut rng, &mut timer);
+                let evaluation = Evaluation::new(self.gdl.clone(), &found, self.heuristics);
+                let line = heuristic::describe(self.heuristics, evaluation.as_ref(), &found);
+                info!(match_id, "meta-gaming: {line}");
+                self.evaluation = evaluation.map(Arc::new);
+            }
             self.survey = Some(found);
         }
         if self.choose_playouts && self.verdict.is_none() {
