@@ -21,8 +21,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
-use rand::RngExt;
-
 use super::{Evaluator, MAX_PLAYOUT_STEPS, Timer};
 use crate::gdl::{Gdl, State, Term};
 use crate::rng::Rng;
@@ -294,11 +292,7 @@ pub fn detect(gdl: &Gdl, root: &State, rng: &mut Rng, timer: &mut Timer) -> Dete
                     break;
                 }
                 positions.push(state.clone());
-                let joint: Vec<_> = a
-                    .legal
-                    .iter()
-                    .map(|m| m[rng.random_range(..m.len())].clone())
-                    .collect();
+                let joint = crate::mcts::random_joint(&a.legal, rng);
                 state = gdl.next_state(&state, &joint);
             }
             let result = result.unwrap_or_else(|| lead(&gdl.goals(&state)));
@@ -519,11 +513,7 @@ mod tests {
                 if ply == found.length / 2 {
                     middle = Some(on.value(&state)[0]);
                 }
-                let joint: Vec<_> = a
-                    .legal
-                    .iter()
-                    .map(|m| m[rng.random_range(..m.len())].clone())
-                    .collect();
+                let joint = crate::mcts::random_joint(&a.legal, &mut rng);
                 state = gdl.next_state(&state, &joint);
             }
             let result = lead(&gdl.goals(&state));

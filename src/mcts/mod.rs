@@ -804,7 +804,8 @@ fn playout_joint<M: Model>(
     }
 }
 
-fn random_joint<M: Clone>(legal: &[Vec<M>], rng: &mut Rng) -> Vec<M> {
+/// One move drawn at random for each role from its `legal` moves.
+pub(super) fn random_joint<M: Clone>(legal: &[Vec<M>], rng: &mut Rng) -> Vec<M> {
     legal
         .iter()
         .map(|moves| moves[rng.random_range(0..moves.len())].clone())

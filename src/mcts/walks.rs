@@ -4,8 +4,6 @@
 //! its way, how many moves each role had and every role's goal value there, and the
 //! rewards at its end.
 
-use rand::RngExt;
-
 use super::{Expansion, MAX_PLAYOUT_STEPS, Model, Timer};
 use crate::rng::Rng;
 
@@ -71,10 +69,7 @@ impl Walks {
                     walks.cut = positions;
                     return walks;
                 }
-                let joint: Vec<M::Move> = legal
-                    .iter()
-                    .map(|m| m[rng.random_range(..m.len())].clone())
-                    .collect();
+                let joint = super::random_joint(&legal, rng);
                 state = model.next(&state, &joint);
             }
             let result = result.unwrap_or_else(|| match model.expand_with_goals(&state) {
