@@ -85,7 +85,7 @@ impl Default for AgentConfig {
             cutoff: crate::mcts::cutoff::CutoffSetting::Auto,
             heuristics: crate::mcts::heuristic::HeuristicSetting::Off,
             transpositions: true,
-            // Off until its fix (a root proven by another thread) is confirmed in play.
+            // Off: a fault remains (docs/measurements.md, "Shared proofs are off by default").
             shared_proofs: false,
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,
