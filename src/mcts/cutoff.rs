@@ -159,7 +159,7 @@ impl Detection {
 }
 
 /// Pearson's correlation of the pairs; `None` where either side is constant.
-fn correlation(pairs: &[(f64, f64)]) -> Option<f64> {
+pub(super) fn correlation(pairs: &[(f64, f64)]) -> Option<f64> {
     let n = pairs.len() as f64;
     let (mx, my) = pairs
         .iter()
@@ -175,22 +175,13 @@ fn correlation(pairs: &[(f64, f64)]) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::game;
+    use super::super::tests::{game, random_walks};
     use super::super::walks::{Position, Walk};
     use super::super::{Mcts, Model, Timer};
     use super::*;
 
     fn detection(file: &str) -> Detection {
-        let gdl = game(file);
-        let mut rng = crate::rng::seeded(Some(3));
-        let mut timer = Timer::new(None, None, 1);
-        Detection::of(&Walks::play(
-            &gdl,
-            &gdl.initial_state(),
-            WALKS,
-            &mut rng,
-            &mut timer,
-        ))
+        Detection::of(&random_walks(file, WALKS, 3))
     }
 
     /// Per position of a walk: both roles' goals, `None` where they have none.

@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
+use super::cutoff::correlation;
 use super::{Evaluator, MAX_PLAYOUT_STEPS, Timer};
 use crate::gdl::{Gdl, State, Term};
 use crate::rng::Rng;
@@ -376,26 +377,22 @@ fn score(samples: &[Sample]) -> Vec<Scored> {
     }
     let mut scored = Vec::new();
     for feature in candidates {
-        let (mut sxy, mut sxx, mut syy, mut sum) = (0.0, 0.0, 0.0, 0.0);
+        let count = |s: &Sample| s.counts.get(feature).copied().unwrap_or(0.0);
+        // Each count and result less its ply's mean.
+        let mut centred = Vec::with_capacity(samples.len());
         for group in plies.values() {
             let n = group.len() as f64;
-            let count = |s: &Sample| s.counts.get(feature).copied().unwrap_or(0.0);
             let mx = group.iter().map(|s| count(s)).sum::<f64>() / n;
             let my = group.iter().map(|s| s.result).sum::<f64>() / n;
-            for s in group {
-                let (x, y) = (count(s) - mx, s.result - my);
-                sxy += x * y;
-                sxx += x * x;
-                syy += y * y;
-                sum += count(s);
-            }
+            centred.extend(group.iter().map(|s| (count(s) - mx, s.result - my)));
         }
-        if sxx > 0.0 && syy > 0.0 {
+        if let Some(correlation) = correlation(&centred) {
             let n = samples.len() as f64;
+            let sxx: f64 = centred.iter().map(|(x, _)| x * x).sum();
             scored.push(Scored {
                 feature: feature.clone(),
-                correlation: sxy / (sxx * syy).sqrt(),
-                mean: sum / n,
+                correlation,
+                mean: samples.iter().map(count).sum::<f64>() / n,
                 deviation: (sxx / n).sqrt(),
             });
         }

@@ -59,21 +59,11 @@ impl fmt::Display for Survey {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Timer;
-    use super::super::tests::game;
+    use super::super::tests::random_walks;
     use super::*;
 
     fn kind(file: &str) -> Survey {
-        let gdl = game(file);
-        let mut rng = crate::rng::seeded(Some(5));
-        let mut timer = Timer::new(None, None, 1);
-        Survey::of(&Walks::play(
-            &gdl,
-            &gdl.initial_state(),
-            5,
-            &mut rng,
-            &mut timer,
-        ))
+        Survey::of(&random_walks(file, 5, 5))
     }
 
     #[test]

@@ -783,7 +783,6 @@ fn most_visited(stats: &[Stat]) -> Option<usize> {
     })
 }
 
-/// One uniformly random move of each role (every role has one).
 /// A playout's joint move from `legal`: by `mast`'s picks if given, else at random.
 fn playout_joint<M: Model>(
     model: &M,

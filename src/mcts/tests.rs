@@ -8,6 +8,15 @@ pub(super) fn game(file: &str) -> Arc<Gdl> {
     Arc::new(Gdl::parse(&text).unwrap())
 }
 
+/// `count` random walks of the game in `file` from its start, drawn from `seed`, with no
+/// clock.
+pub(super) fn random_walks(file: &str, count: u32, seed: u64) -> walks::Walks {
+    let gdl = game(file);
+    let mut rng = crate::rng::seeded(Some(seed));
+    let mut timer = Timer::new(None, None, 1);
+    walks::Walks::play(&gdl, &gdl.initial_state(), count, &mut rng, &mut timer)
+}
+
 /// The state after playing `moves` (one text per role and step).
 pub(super) fn after(gdl: &Gdl, moves: &[&[&str]]) -> State {
     let mut state = gdl.initial_state();

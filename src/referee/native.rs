@@ -464,18 +464,14 @@ impl NativeGames {
         })
     }
 
-    /// Whether `contestant` can play this game (a program needs the game's protocol).
-    pub fn accepts(&self, contestant: &Contestant) -> Result<(), String> {
-        match (contestant, &self.no_programs) {
-            (Contestant::Program(_), Some(why)) => Err(why.clone()),
-            _ => Ok(()),
-        }
-    }
-
-    /// Whether `contestant` can start from a random opening (a program that keeps its
-    /// own game cannot).
-    pub fn accepts_openings(&self, contestant: &Contestant) -> Result<(), String> {
-        match (contestant, &self.no_openings) {
+    /// Whether `contestant` can play this game (a program needs the game's protocol),
+    /// from random openings if `openings` (a program that keeps its own game cannot).
+    pub fn accepts(&self, contestant: &Contestant, openings: bool) -> Result<(), String> {
+        let refusal = self
+            .no_programs
+            .as_ref()
+            .or(self.no_openings.as_ref().filter(|_| openings));
+        match (contestant, refusal) {
             (Contestant::Program(_), Some(why)) => Err(why.clone()),
             _ => Ok(()),
         }

@@ -347,12 +347,9 @@ pub(super) fn check(config: &TournamentConfig, arena: &Arena) -> Result<(), Tour
         }
         Arena::Native(native) => {
             for c in config.entrants.iter().filter_map(Entrant::contestant) {
-                native.accepts(&c).map_err(TournamentError::Config)?;
-                if config.openings.is_some() {
-                    native
-                        .accepts_openings(&c)
-                        .map_err(TournamentError::Config)?;
-                }
+                native
+                    .accepts(&c, config.openings.is_some())
+                    .map_err(TournamentError::Config)?;
             }
         }
     }
