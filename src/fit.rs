@@ -186,11 +186,81 @@ pub fn fit_scale(points: &[(f64, f64)]) -> f64 {
     k
 }
 
+/// The features a fit leaves out (`tune --without TERM`), to measure an evaluation
+/// without a term with the other weights fitted to its absence, not merely that term's
+/// weights zeroed after a fit that had it.
+#[derive(Clone, Debug, Default)]
+pub struct LeftOut {
+    /// The terms as asked for.
+    pub terms: Vec<String>,
+    /// The features they name, in index order, and their names.
+    pub features: Vec<usize>,
+    pub names: Vec<String>,
+}
+
+impl LeftOut {
+    /// The features of `names` (a game's feature names, in index order) that `terms`
+    /// name: a term names every feature whose name holds its words as whole words in
+    /// order (brackets aside), so `threat` names `threat (opening)` and `threat
+    /// (ending)`, and `us hanging` names `us hanging d1` but not `them hanging d1`. A
+    /// term that names no feature is an error that lists the features.
+    pub fn find(names: &[String], terms: &[String]) -> Result<LeftOut, String> {
+        let words = |s: &str| -> Vec<String> {
+            s.split_whitespace()
+                .map(|w| w.trim_matches(|c| c == '(' || c == ')').to_lowercase())
+                .filter(|w| !w.is_empty())
+                .collect()
+        };
+        let mut features = Vec::new();
+        for term in terms {
+            let want = words(term);
+            let named: Vec<usize> = (0..names.len())
+                .filter(|&i| {
+                    !want.is_empty()
+                        && words(&names[i])
+                            .windows(want.len())
+                            .any(|w| w == want.as_slice())
+                })
+                .collect();
+            if named.is_empty() {
+                return Err(format!(
+                    "--without {term:?} names no feature; the features are: {}",
+                    names.join(", ")
+                ));
+            }
+            features.extend(named);
+        }
+        features.sort_unstable();
+        features.dedup();
+        Ok(LeftOut {
+            terms: terms.to_vec(),
+            names: features.iter().map(|&i| names[i].clone()).collect(),
+            features,
+        })
+    }
+
+    /// Whether feature `i` is left out.
+    pub fn contains(&self, i: usize) -> bool {
+        self.features.binary_search(&i).is_ok()
+    }
+
+    /// `v` without the left-out features' counts: their weights then get no gradient
+    /// but the ridge's, and stay at 0.
+    fn strip(&self, mut v: Sparse) -> Sparse {
+        if !self.features.is_empty() {
+            v.0.retain(|&(i, _)| !self.contains(usize::from(i)));
+        }
+        v
+    }
+}
+
 /// A fit's weights (in `logits_per_unit` each) and how it and a baseline evaluation
 /// predict the held-out games: mean log-loss (nats), and the share of decided positions
 /// whose winner the sign names.
 pub struct Fitted<W = f64> {
     pub weights: Vec<W>,
+    /// What the fit left out; those weights are 0.
+    pub left_out: LeftOut,
     pub logits_per_unit: f64,
     pub train_positions: usize,
     pub test_positions: usize,
@@ -211,6 +281,7 @@ impl Fitted<f64> {
                 .map(|x| (x / logits_per_unit).round() as i32)
                 .collect(),
             logits_per_unit,
+            left_out: self.left_out,
             train_positions: self.train_positions,
             test_positions: self.test_positions,
             test_loss: self.test_loss,
@@ -223,13 +294,22 @@ impl Fitted<f64> {
 
 impl<W> Fitted<W> {
     /// What `tune` prints and writes above the weights: the held-out scores of the fit
-    /// and of the evaluation named `baseline`, aligned.
+    /// and of the evaluation named `baseline`, aligned, and what the fit left out.
     pub fn report(&self, baseline: &str) -> String {
         let width = baseline.len() + 1;
+        let without = if self.left_out.terms.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "\nfitted without {}: weights 0 for {}",
+                self.left_out.terms.join(", "),
+                self.left_out.names.join(", ")
+            )
+        };
         format!(
             "Fitted on {} positions; {} positions of held-out games:\n\
              {:width$} log-loss {:.4}, winner predicted {:.1}%\n\
-             {:width$} log-loss {:.4}, winner predicted {:.1}%",
+             {:width$} log-loss {:.4}, winner predicted {:.1}%{without}",
             self.train_positions,
             self.test_positions,
             "tuned:",
@@ -245,10 +325,12 @@ impl<W> Fitted<W> {
 /// Fits `count` weights to the samples of all games but every tenth ([`held_out`]) and
 /// measures them on the rest, beside a `baseline` evaluation scaled to fit as well as it
 /// can. `game` numbers a sample's game; `features` gives its counts and the score of the
-/// side they are seen from; `baseline` its evaluation from the same side.
+/// side they are seen from; `baseline` its evaluation from the same side. The features
+/// in `left_out` are fitted as if they were not there, and their weights are 0.
 pub fn fit_held_out<T>(
     samples: &[T],
     count: usize,
+    left_out: &LeftOut,
     game: impl Fn(&T) -> u64,
     features: impl Fn(&T) -> (Sparse, f64),
     baseline: impl Fn(&T) -> f64,
@@ -261,7 +343,14 @@ pub fn fit_held_out<T>(
             test.len()
         ));
     }
-    let vectors = |set: &[&T]| -> Vec<(Sparse, f64)> { set.iter().map(|s| features(s)).collect() };
+    let vectors = |set: &[&T]| -> Vec<(Sparse, f64)> {
+        set.iter()
+            .map(|s| {
+                let (v, y) = features(s);
+                (left_out.strip(v), y)
+            })
+            .collect()
+    };
     let (train_v, test_v) = (vectors(&train), vectors(&test));
     let weights = newton(&train_v, count);
     let (test_loss, test_accuracy) = measure(test_v.iter().map(|(v, y)| (v.dot(&weights), *y)));
@@ -277,6 +366,7 @@ pub fn fit_held_out<T>(
     Ok(Fitted {
         weights,
         logits_per_unit: 1.0,
+        left_out: left_out.clone(),
         train_positions: train.len(),
         test_positions: test.len(),
         test_loss,
@@ -372,6 +462,101 @@ mod tests {
         for (g, w) in got.iter().zip(x) {
             assert!((g - w).abs() < 1e-12, "{got:?}");
         }
+    }
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A term names the features holding its words whole and in order; one naming
+    /// nothing is refused with the list of features.
+    #[test]
+    fn left_out_terms_name_features_by_whole_words() {
+        let features = names(&[
+            "threat (opening)",
+            "threat (ending)",
+            "us hanging d1",
+            "them hanging d1",
+            "us pawn d1",
+        ]);
+        let find = |terms: &[&str]| LeftOut::find(&features, &names(terms));
+        assert_eq!(find(&["threat"]).unwrap().features, [0, 1]);
+        assert_eq!(find(&["hanging"]).unwrap().features, [2, 3]);
+        assert_eq!(find(&["us hanging"]).unwrap().features, [2]);
+        assert_eq!(find(&["Threat (ending)"]).unwrap().features, [1]);
+        assert_eq!(find(&["us", "hanging"]).unwrap().features, [2, 3, 4]);
+        for bad in ["thr", "hanging us", "", "d2"] {
+            let err = find(&[bad]).unwrap_err();
+            assert!(
+                err.contains("names no feature") && err.contains("us pawn d1"),
+                "{err}"
+            );
+        }
+    }
+
+    /// A fit without a feature is the fit of the other features alone: the same
+    /// weights as on data that never had the column, and 0 for it, although the
+    /// results depend on it (a fit with it gives it its weight).
+    #[test]
+    fn a_fit_without_a_feature_is_the_fit_of_the_rest() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(4);
+        let truth = [0.6, -0.5, 0.3];
+        // Feature 1 is correlated with feature 0, so leaving it out moves the others.
+        let data: Vec<(u64, [i32; 3], f64)> = (0..6_000)
+            .map(|game| {
+                let a = rng.random_range(-3..=3);
+                let x = [a, a + rng.random_range(-1..=1), rng.random_range(-3..=3)];
+                let logit: f64 = x.iter().zip(truth).map(|(&c, w)| f64::from(c) * w).sum();
+                (
+                    game,
+                    x,
+                    f64::from(u8::from(rng.random_bool(sigmoid(logit)))),
+                )
+            })
+            .collect();
+        let fit = |columns: &[usize], left_out: &LeftOut| {
+            fit_held_out(
+                &data,
+                columns.len(),
+                left_out,
+                |s| s.0,
+                |s| {
+                    let mut v = Sparse::default();
+                    for (i, &c) in columns.iter().enumerate() {
+                        v.add(i, s.1[c]);
+                    }
+                    (v, s.2)
+                },
+                |s| f64::from(s.1[0]),
+            )
+            .unwrap()
+        };
+        let all = fit(&[0, 1, 2], &LeftOut::default());
+        assert!(all.weights[1] < -0.3, "{:?}", all.weights);
+        let left_out = LeftOut::find(&names(&["a", "b", "c"]), &names(&["b"])).unwrap();
+        let without = fit(&[0, 1, 2], &left_out);
+        let rest = fit(&[0, 2], &LeftOut::default());
+        assert_eq!(without.weights[1], 0.0);
+        for (got, want) in [without.weights[0], without.weights[2]]
+            .iter()
+            .zip(&rest.weights)
+        {
+            assert!(
+                (got - want).abs() < 1e-9,
+                "{:?} {:?}",
+                without.weights,
+                rest.weights
+            );
+        }
+        assert!((without.test_loss - rest.test_loss).abs() < 1e-12);
+        assert!(without.test_loss > all.test_loss);
+        assert!(
+            without
+                .report("a")
+                .contains("fitted without b: weights 0 for b")
+        );
+        assert!(!all.report("a").contains("without"));
     }
 
     /// Results drawn from a known logistic rule are fitted back to that rule.

@@ -785,6 +785,35 @@ fn ataxx_selfplay_records_positions_that_tune_fits() {
         ggp_player::games::ataxx::features::COUNT
     );
 
+    // Without a term: its weights are written as 0 and the report says so; a term that
+    // names no feature is refused with the features' names.
+    let out = run(&[
+        "tune",
+        "--game",
+        "ataxx",
+        data_arg,
+        "--without",
+        "threat",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let said = "fitted without threat: weights 0 for threat (opening), threat (ending)";
+    assert!(stdout.contains(said), "{stdout}");
+    let source = std::fs::read_to_string(&weights).unwrap();
+    assert!(source.contains(said), "{source}");
+    for zero in ["    0, // threat (opening)", "    0, // threat (ending)"] {
+        assert!(source.lines().any(|l| l == zero), "{source}");
+    }
+    let out = run(&["tune", "--game", "ataxx", data_arg, "--without", "thread"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("\"thread\" names no feature") && stderr.contains("stable (ending)"),
+        "{stderr}"
+    );
+
     std::fs::write(&data, "0 1 40 b 0 1\n0 1 40 b 0 2\n").unwrap();
     let out = run(&["tune", "--game", "ataxx", data_arg]);
     assert!(!out.status.success());

@@ -31,6 +31,11 @@ pub struct TuneArgs {
     /// The game whose evaluation is fitted.
     #[arg(long, default_value = "breakthrough")]
     pub game: String,
+    /// Fit without this term: its weights are written as 0 and the others fitted to its
+    /// absence. A term names every feature holding its words (e.g. threat, or
+    /// "us hanging"); repeat the option for more terms.
+    #[arg(long, value_name = "TERM")]
+    pub without: Vec<String>,
 }
 
 pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
@@ -45,6 +50,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
     let tool = Tune {
         files: args.files,
         out: args.out,
+        without: args.without,
     };
     games::dispatch(&args.game, tool)?
 }
@@ -105,12 +111,13 @@ impl Tool for SelfplayCmd {
 struct Tune {
     files: Vec<PathBuf>,
     out: Option<PathBuf>,
+    without: Vec<String>,
 }
 
 impl Tool for Tune {
     type Output = anyhow::Result<()>;
     fn run<S: GameSpec>(self) -> anyhow::Result<()> {
-        let Some(tuning) = S::tune(&self.files) else {
+        let Some(tuning) = S::tune(&self.files, &self.without) else {
             anyhow::bail!("{} has no evaluation to fit", S::NAME);
         };
         let tuning = tuning.map_err(anyhow::Error::msg)?;

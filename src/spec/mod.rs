@@ -63,8 +63,10 @@ pub trait GameSpec: 'static {
         Recognition::Other(format!("{} has no GGP rules", Self::NAME))
     }
     /// Fits the game's tunable evaluation to the positions files `files` (written by
-    /// `selfplay --record`), or `None` for a game without one.
-    fn tune(_files: &[std::path::PathBuf]) -> Option<Result<Tuning, String>> {
+    /// `selfplay --record`), leaving out the terms named in `without` (their weights 0;
+    /// [`crate::fit::LeftOut::find`] says how a term names features), or `None` for a
+    /// game without one.
+    fn tune(_files: &[std::path::PathBuf], _without: &[String]) -> Option<Result<Tuning, String>> {
         None
     }
     /// Perft from `position` (the generic count unless the game has a faster one).

@@ -106,8 +106,11 @@ impl GameSpec for AtaxxSpec {
         position.perft_pairs(depth)
     }
 
-    fn tune(files: &[std::path::PathBuf]) -> Option<Result<crate::spec::Tuning, String>> {
-        Some(super::tune::tune_files(files))
+    fn tune(
+        files: &[std::path::PathBuf],
+        without: &[String],
+    ) -> Option<Result<crate::spec::Tuning, String>> {
+        Some(super::tune::tune_files(files, without))
     }
 
     fn training_line(position: &Ataxx, first_score: f64, game: u64) -> Option<String> {

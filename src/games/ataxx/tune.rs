@@ -12,7 +12,7 @@ use super::board::FULL;
 use super::eval::{Positional, WEIGHTS as POSITIONAL};
 use super::features::{self, COUNT, DIVISOR};
 use super::{Ataxx, PLY_LIMIT, Side};
-use crate::fit::{self, Sparse};
+use crate::fit::{self, LeftOut, Sparse};
 use crate::game::{Evaluator, Game};
 
 /// One recorded position and the result of its game.
@@ -82,9 +82,14 @@ impl Sample {
     }
 }
 
-/// The whole of `tune --game ataxx`: read the positions files, fit, and report the fit
-/// on held-out games next to `positional`'s, with the weights as Rust source.
-pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, String> {
+/// The whole of `tune --game ataxx`: read the positions files, fit (without the terms
+/// named in `without`), and report the fit on held-out games next to `positional`'s, with
+/// the weights as Rust source.
+pub fn tune_files(
+    files: &[std::path::PathBuf],
+    without: &[String],
+) -> Result<crate::spec::Tuning, String> {
+    let left_out = LeftOut::find(&features::names(), without)?;
     // A finished game needs no evaluation; none is recorded, but a file may hold one.
     let (samples, over) =
         fit::read_files(files, Sample::from_line, |s| s.position.decided().is_none())?;
@@ -92,7 +97,7 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, S
         "fitting {} positions ({over} of finished games left out)",
         samples.len()
     );
-    let fit = fit_samples(&samples)?;
+    let fit = fit_samples(&samples, &left_out)?;
     let report = format!(
         "{}\none piece is {:.3} logits",
         fit.report("positional"),
@@ -115,12 +120,22 @@ pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, S
 /// The outcome of a fit: weights in hundredths of a piece, measured beside `positional`.
 pub type Fit = fit::Fitted<i32>;
 
-/// Fits the weights on all games but every tenth, and measures on those.
-pub fn fit_samples(samples: &[Sample]) -> Result<Fit, String> {
+/// Fits the weights on all games but every tenth, and measures on those. The piece
+/// difference is the unit the weights are written in, so it cannot be left out.
+pub fn fit_samples(samples: &[Sample], left_out: &LeftOut) -> Result<Fit, String> {
+    let material = features::opening("material");
+    if left_out.contains(material) || left_out.contains(material + 1) {
+        return Err(
+            "the piece difference (material) is the unit of the weights: \
+                    it cannot be left out"
+                .into(),
+        );
+    }
     let positional = Positional(POSITIONAL);
     let f = fit::fit_held_out(
         samples,
         COUNT,
+        left_out,
         |s| s.game,
         |s| {
             let mut v = Sparse::default();
@@ -129,7 +144,6 @@ pub fn fit_samples(samples: &[Sample]) -> Result<Fit, String> {
         },
         |s| f64::from(positional.evaluate(&s.position)),
     )?;
-    let material = features::opening("material");
     let logits_per_piece = (f.weights[material] + f.weights[material + 1]) / 2.0;
     if logits_per_piece <= 0.0 {
         return Err(format!(
@@ -217,15 +231,47 @@ mod tests {
     /// too few games nothing to test on: both are refused.
     #[test]
     fn fit_learns_that_material_wins() {
-        let f = fit_samples(&samples(0.5)).unwrap();
+        let none = LeftOut::default();
+        let f = fit_samples(&samples(0.5), &none).unwrap();
         let m = features::opening("material");
         assert!(f.weights[m] > 0 && f.weights[m + 1] > 0, "{:?}", f.weights);
         assert!((f.weights[m] + f.weights[m + 1] - 200).abs() <= 1);
         assert!(f.test_accuracy > 0.7, "accuracy {}", f.test_accuracy);
         assert!(f.test_loss < 0.62, "loss {}", f.test_loss);
-        let err = fit_samples(&samples(-0.5)).err().unwrap();
+        let err = fit_samples(&samples(-0.5), &none).err().unwrap();
         assert!(err.contains("nothing to scale"), "{err}");
-        let err = fit_samples(&samples(0.5)[..5]).err().unwrap();
+        let err = fit_samples(&samples(0.5)[..5], &none).err().unwrap();
         assert!(err.contains("too few games"), "{err}");
+    }
+
+    /// A fit without `threat` writes its two weights as 0 and says so, still values
+    /// material; the piece difference itself cannot be left out.
+    #[test]
+    fn a_fit_without_threat_has_zero_threat_weights() {
+        let samples = samples(0.5);
+        let names = features::names();
+        let threat = features::opening("threat");
+        let with = fit_samples(&samples, &LeftOut::default()).unwrap();
+        assert!(
+            with.weights[threat] != 0 || with.weights[threat + 1] != 0,
+            "{:?}",
+            with.weights
+        );
+        let without = LeftOut::find(&names, &["threat".to_string()]).unwrap();
+        assert_eq!(without.features, [threat, threat + 1]);
+        let f = fit_samples(&samples, &without).unwrap();
+        assert_eq!(f.weights[threat..threat + 2], [0, 0], "{:?}", f.weights);
+        let m = features::opening("material");
+        assert!((f.weights[m] + f.weights[m + 1] - 200).abs() <= 1);
+        assert!(f.test_accuracy > 0.7, "accuracy {}", f.test_accuracy);
+        assert!(
+            f.report("positional")
+                .contains("fitted without threat: weights 0 for threat (opening), threat (ending)"),
+            "{}",
+            f.report("positional")
+        );
+        let material = LeftOut::find(&names, &["material".to_string()]).unwrap();
+        let err = fit_samples(&samples, &material).err().unwrap();
+        assert!(err.contains("cannot be left out"), "{err}");
     }
 }

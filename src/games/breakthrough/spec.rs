@@ -94,8 +94,11 @@ impl GameSpec for Breakthrough {
         super::ggp::recognise(match_id, rules, gdl)
     }
 
-    fn tune(files: &[std::path::PathBuf]) -> Option<Result<crate::spec::Tuning, String>> {
-        Some(super::tune::tune_files(files))
+    fn tune(
+        files: &[std::path::PathBuf],
+        without: &[String],
+    ) -> Option<Result<crate::spec::Tuning, String>> {
+        Some(super::tune::tune_files(files, without))
     }
 
     fn perft(position: &mut Board, depth: u32) -> u64 {

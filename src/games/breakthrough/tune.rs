@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use crate::fit::{self, Sparse};
+use crate::fit::{self, LeftOut, Sparse};
 use crate::game::Evaluator;
 use crate::games::breakthrough::eval::Improved;
 use crate::games::breakthrough::features::{self, COUNT};
@@ -91,15 +91,20 @@ impl Sample {
     }
 }
 
-/// The whole of `tune`: read the positions files, fit, and report the fit on held-out
-/// games next to `improved`'s, with the weights as Rust source naming the files.
-pub fn tune_files(files: &[std::path::PathBuf]) -> Result<crate::spec::Tuning, String> {
+/// The whole of `tune`: read the positions files, fit (without the features named in
+/// `without`), and report the fit on held-out games next to `improved`'s, with the
+/// weights as Rust source naming the files.
+pub fn tune_files(
+    files: &[std::path::PathBuf],
+    without: &[String],
+) -> Result<crate::spec::Tuning, String> {
+    let left_out = LeftOut::find(&features::names(), without)?;
     let (samples, tactical) = read_files(files)?;
     let data = format!(
         "fitting {} positions ({tactical} tactical ones left out)",
         samples.len()
     );
-    let fit = fit(&samples)?;
+    let fit = fit(&samples, &left_out)?;
     let report = fit.report("improved");
     let source = fit::weights_source(
         "ggp-player tune",
@@ -126,10 +131,11 @@ pub fn read_files(paths: &[impl AsRef<Path>]) -> Result<(Vec<Sample>, usize), St
 pub type Fit = fit::Fitted<i32>;
 
 /// Fits the weights on all games but every tenth, and measures on those.
-pub fn fit(samples: &[Sample]) -> Result<Fit, String> {
+pub fn fit(samples: &[Sample], left_out: &LeftOut) -> Result<Fit, String> {
     let f = fit::fit_held_out(
         samples,
         COUNT,
+        left_out,
         |s| s.game,
         |s| {
             let mut v = Sparse::default();
@@ -210,7 +216,7 @@ mod tests {
             });
         }
         let samples: Vec<Sample> = samples.into_iter().filter(|s| !s.is_tactical()).collect();
-        let f = fit(&samples).unwrap();
+        let f = fit(&samples, &LeftOut::default()).unwrap();
         let names = features::names();
         let w = |name: &str| f.weights[names.iter().position(|n| n == name).unwrap()];
         // Rows 1-3 for white on 6x6 are distances 5, 4 and 3 (and the same for black).
