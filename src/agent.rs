@@ -63,6 +63,9 @@ pub struct AgentConfig {
     /// Whether an MCTS tree makes one node of a position reached by several orders of
     /// moves.
     pub transpositions: bool,
+    /// Where an MCTS selection reads a move's mean with transpositions: its own
+    /// statistics, or the position it leads to.
+    pub transposition_values: crate::mcts::TranspositionValues,
     /// Whether the MCTS trees of several threads share the positions they prove.
     pub shared_proofs: bool,
     /// The minimax agent's depth in plies ([`DEFAULT_MINIMAX_DEPTH`] if `None`).
@@ -85,6 +88,7 @@ impl Default for AgentConfig {
             cutoff: crate::mcts::cutoff::CutoffSetting::Auto,
             heuristics: crate::mcts::heuristic::HeuristicSetting::Off,
             transpositions: true,
+            transposition_values: crate::mcts::TranspositionValues::Edge,
             // Off: a fault remains (docs/measurements.md, "Shared proofs are off by default").
             shared_proofs: false,
             depth: None,
@@ -284,6 +288,7 @@ impl<G: Game> Agent<G> {
             Mcts::new(Native::default(), config.seed, config.hash_mb)
                 .with_playouts(config.playouts)
                 .with_transpositions(config.transpositions)
+                .with_transposition_values(config.transposition_values)
         });
         let choice = tree.search_within(&Turn::new(position.clone()), 0, budget);
         choice.log("agent");

@@ -6,9 +6,9 @@ use std::time::Duration;
 use ggp_player::agent::{AgentConfig, AgentKind};
 use ggp_player::games;
 use ggp_player::gdl::Engine;
-use ggp_player::mcts::Playouts;
 use ggp_player::mcts::cutoff::CutoffSetting;
 use ggp_player::mcts::heuristic::HeuristicSetting;
+use ggp_player::mcts::{Playouts, TranspositionValues};
 use ggp_player::memory;
 use ggp_player::player::ServeConfig;
 use ggp_player::player::handler::DEFAULT_MAX_MATCHES;
@@ -67,6 +67,12 @@ pub struct ServeArgs {
     /// orders of moves, sharing what was learnt of it (true or false).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     transpositions: bool,
+    /// With transpositions, where Monte-Carlo tree search's selection reads a move's mean
+    /// reward: edge (the move's own statistics, from the iterations that played it from
+    /// that position) or node (the position it leads to, from every iteration through
+    /// it, whichever position they came from).
+    #[arg(long, value_enum, default_value_t = TranspositionValues::Edge)]
+    transposition_values: TranspositionValues,
     /// Whether the Monte-Carlo trees of several threads (--threads) share the positions
     /// they prove while they search (true or false; off by default: in about 1% of
     /// tic-tac-toe games against a random player it still throws a draw away).
@@ -124,6 +130,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             cutoff: args.cutoff,
             heuristics: args.heuristics,
             transpositions: args.transpositions,
+            transposition_values: args.transposition_values,
             shared_proofs: args.shared_proofs,
             iterations: args.iterations,
             hash_mb: args.hash_mb,

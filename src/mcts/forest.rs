@@ -84,6 +84,12 @@ where
         self.map_trees(|t| t.with_transpositions(on))
     }
 
+    /// Every tree's selection reading a move's mean where `values` says
+    /// ([`Mcts::with_transposition_values`]).
+    pub fn with_transposition_values(self, values: super::TranspositionValues) -> Forest<M> {
+        self.map_trees(|t| t.with_transposition_values(values))
+    }
+
     /// The trees sharing their proofs while they search, if `on` and there are several
     /// ([`SharedProofs`]; its table is 1 MiB besides the trees' memory).
     pub fn with_shared_proofs(self, on: bool) -> Forest<M> {

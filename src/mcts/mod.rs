@@ -44,6 +44,7 @@ use crate::rng::Rng;
 use memory::CHILD_ENTRY_BYTES;
 pub use policy::{Mast, Playouts};
 pub use shared::SharedProofs;
+pub use transpose::TranspositionValues;
 // The reasoner's tests use the tree with GDL states.
 #[cfg(test)]
 use crate::gdl::State;
@@ -186,6 +187,9 @@ struct Node<S, M> {
     /// Per role: its legal moves (empty when terminal).
     legal: Vec<Vec<M>>,
     visits: u32,
+    /// Per role, the rewards of the iterations through this node summed, where
+    /// [`TranspositionValues::Node`] reads them (else empty).
+    sums: Vec<f64>,
     /// Per role, per legal move: visits and reward sum.
     stats: Vec<Vec<Stat>>,
     /// Children by joint move (a move index per role).
@@ -298,6 +302,8 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     table: Option<crate::gdl::hash::FastMap<u64, usize>>,
     /// Proofs shared with the other threads' trees, when there are others.
     shared: Option<Arc<SharedProofs>>,
+    /// Where selection reads a move's mean, with transpositions ([`transpose`]).
+    values: TranspositionValues,
 }
 
 impl<M: Model> Mcts<M> {
@@ -323,6 +329,7 @@ impl<M: Model> Mcts<M> {
             heuristic: None,
             table: None,
             shared: None,
+            values: TranspositionValues::Edge,
         }
     }
 
@@ -367,6 +374,15 @@ impl<M: Model> Mcts<M> {
     /// `on` (statistics and proofs found through one order serve the others).
     pub fn with_transpositions(mut self, on: bool) -> Mcts<M> {
         self.table = on.then(Default::default);
+        self.nodes.clear();
+        self
+    }
+
+    /// The same tree, its selection reading a move's mean where `values` says: from the
+    /// move or, with transpositions, from the position it leads to ([`transpose`]).
+    pub fn with_transposition_values(mut self, values: TranspositionValues) -> Mcts<M> {
+        self.values = values;
+        // Its nodes, made without their sums, are made anew.
         self.nodes.clear();
         self
     }
@@ -536,6 +552,11 @@ impl<M: Model> Mcts<M> {
             .iter()
             .map(|m| vec![Stat::default(); m.len()])
             .collect();
+        let sums = if self.node_values() {
+            vec![0.0; legal.len()]
+        } else {
+            Vec::new()
+        };
         let mut choosers = (0..legal.len()).filter(|&r| legal[r].len() > 1);
         let mover = match (choosers.next(), choosers.next()) {
             (None, _) => Some(0),
@@ -552,6 +573,7 @@ impl<M: Model> Mcts<M> {
             terminal: proven.is_some(),
             legal,
             visits: 0,
+            sums,
             stats,
             children: HashMap::new(),
             mover,
@@ -631,6 +653,9 @@ impl<M: Model> Mcts<M> {
         for (node, joint) in &path {
             let n = &mut self.nodes[*node];
             n.visits += 1;
+            for (role, sum) in n.sums.iter_mut().enumerate() {
+                *sum += rewards.get(role).copied().unwrap_or(0.0);
+            }
             for (role, &m) in joint.iter().enumerate() {
                 let s = &mut n.stats[role][m as usize];
                 s.visits += 1;
@@ -650,6 +675,11 @@ impl<M: Model> Mcts<M> {
         let log_n = (n.visits.max(1) as f64).ln();
         let mut joint = Vec::with_capacity(n.stats.len());
         for (role, stats) in n.stats.iter().enumerate() {
+            let child_means = if stats.len() > 1 {
+                self.child_means(node, role)
+            } else {
+                Vec::new()
+            };
             // A proven move of the mover counts at its exact value, without exploration.
             let known = |i: usize| {
                 (n.mover == Some(role))
@@ -664,8 +694,10 @@ impl<M: Model> Mcts<M> {
             } else {
                 let ucb = |i: usize| {
                     let s = &stats[i];
+                    let mean = child_means.get(i).copied().flatten();
                     known(i).unwrap_or_else(|| {
-                        s.mean() + EXPLORATION * (log_n / s.visits as f64).sqrt()
+                        mean.unwrap_or_else(|| s.mean())
+                            + EXPLORATION * (log_n / s.visits as f64).sqrt()
                     })
                 };
                 (0..stats.len())

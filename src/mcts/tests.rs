@@ -208,7 +208,7 @@ fn a_search_stops_at_its_deadline_and_when_stopped() {
 }
 
 /// A nim position: the heaps' sizes (a, b, c, d) and the role to move.
-fn nim(gdl: &Gdl, heaps: [u32; 4], control: &str) -> State {
+pub(super) fn nim(gdl: &Gdl, heaps: [u32; 4], control: &str) -> State {
     let mut facts: Vec<String> = ["a", "b", "c", "d"]
         .iter()
         .zip(heaps)
@@ -218,7 +218,7 @@ fn nim(gdl: &Gdl, heaps: [u32; 4], control: &str) -> State {
     State::from_fluents(facts.iter().map(|f| gdl.parse_term(f).unwrap()))
 }
 
-fn within(iterations: u64) -> Budget<'static> {
+pub(super) fn within(iterations: u64) -> Budget<'static> {
     Budget {
         iterations: Some(iterations),
         ..Budget::default()
@@ -259,7 +259,7 @@ fn solve_nim(transpositions: bool) {
 }
 
 /// The tic-tac-toe position after x and o, in turn, mark `squares`.
-fn marks(gdl: &Gdl, squares: &[&str]) -> State {
+pub(super) fn marks(gdl: &Gdl, squares: &[&str]) -> State {
     let marks: Vec<String> = squares.iter().map(|s| format!("(mark {s})")).collect();
     let steps: Vec<[&str; 2]> = marks
         .iter()
@@ -556,7 +556,11 @@ fn a_proof_found_by_one_tree_is_seen_by_another_that_shares_them() {
 /// Every role's reward under best play from `state`, by a full minimax of a game where
 /// one role chooses at a time (the one with more than one move, else role 0): the exact
 /// values a proof must match.
-fn exact<M: Model>(model: &M, state: &M::State, memo: &mut HashMap<u64, Vec<f64>>) -> Vec<f64> {
+pub(super) fn exact<M: Model>(
+    model: &M,
+    state: &M::State,
+    memo: &mut HashMap<u64, Vec<f64>>,
+) -> Vec<f64> {
     let key = model.key(state);
     if let Some(v) = memo.get(&key) {
         return v.clone();
@@ -582,7 +586,7 @@ fn exact<M: Model>(model: &M, state: &M::State, memo: &mut HashMap<u64, Vec<f64>
 
 /// Checks a search's `choice` for `role` at `state` against the exact values: a proven
 /// root has the exact value and its move keeps it.
-fn check_choice(
+pub(super) fn check_choice(
     gdl: &Arc<Gdl>,
     state: &State,
     role: usize,
@@ -620,7 +624,7 @@ fn check_choice(
 }
 
 /// Every proof a tree holds, of a node and of a node's moves, against the exact values.
-fn check_tree(tree: &Mcts, memo: &mut HashMap<u64, Vec<f64>>, context: &str) {
+pub(super) fn check_tree(tree: &Mcts, memo: &mut HashMap<u64, Vec<f64>>, context: &str) {
     for n in &tree.nodes {
         if let Some(p) = &n.proven {
             assert_eq!(*p, exact(&tree.model, &n.state, memo), "{context}: a node");
@@ -670,9 +674,18 @@ fn trees_sharing_proofs_claim_only_exact_values_and_moves_that_keep_them() {
 
 /// Plays a game of random moves from the start (a random game reaches positions a good
 /// one would not), calling `visit` with every position before the end and its ply.
-fn random_game(gdl: &Arc<Gdl>, seed: u64, mut visit: impl FnMut(&State, usize)) {
+fn random_game(gdl: &Arc<Gdl>, seed: u64, visit: impl FnMut(&State, usize)) {
+    random_game_from(gdl, gdl.initial_state(), seed, visit);
+}
+
+/// [`random_game`] from `state`.
+pub(super) fn random_game_from(
+    gdl: &Arc<Gdl>,
+    mut state: State,
+    seed: u64,
+    mut visit: impl FnMut(&State, usize),
+) {
     let mut rng = crate::rng::seeded(Some(seed));
-    let mut state = gdl.initial_state();
     for ply in 0.. {
         let analysis = gdl.analyse(&state);
         if analysis.terminal {

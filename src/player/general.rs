@@ -104,6 +104,7 @@ impl GeneralSession {
                 Forest::new(gdl.clone(), agent.seed, mb, agent.threads)
                     .with_playouts(agent.playouts)
                     .with_transpositions(agent.transpositions)
+                    .with_transposition_values(agent.transposition_values)
                     .with_shared_proofs(agent.shared_proofs),
             ))
         });
