@@ -85,8 +85,7 @@ impl Default for AgentConfig {
             cutoff: crate::mcts::cutoff::CutoffSetting::Auto,
             heuristics: crate::mcts::heuristic::HeuristicSetting::Off,
             transpositions: true,
-            // Off: a fault remains (docs/measurements.md, "Shared proofs are off by default").
-            shared_proofs: false,
+            shared_proofs: true,
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,
         }

@@ -68,9 +68,8 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     transpositions: bool,
     /// Whether the Monte-Carlo trees of several threads (--threads) share the positions
-    /// they prove while they search (true or false; off by default until it is measured
-    /// against trees apart since its faults were fixed).
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    /// they prove while they search (true or false).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     shared_proofs: bool,
     /// Monte-Carlo tree search iterations per move at most, the clock still applying: a
     /// search that does not depend on the machine's speed or load, for comparing players
