@@ -89,8 +89,7 @@ impl Default for AgentConfig {
             heuristics: crate::mcts::heuristic::HeuristicSetting::Off,
             transpositions: true,
             transposition_values: crate::mcts::TranspositionValues::Edge,
-            // Off: a fault remains (docs/measurements.md, "Shared proofs are off by default").
-            shared_proofs: false,
+            shared_proofs: true,
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,
         }

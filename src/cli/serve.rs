@@ -74,9 +74,8 @@ pub struct ServeArgs {
     #[arg(long, value_enum, default_value_t = TranspositionValues::Edge)]
     transposition_values: TranspositionValues,
     /// Whether the Monte-Carlo trees of several threads (--threads) share the positions
-    /// they prove while they search (true or false; off by default: in about 1% of
-    /// tic-tac-toe games against a random player it still throws a draw away).
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    /// they prove while they search (true or false).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     shared_proofs: bool,
     /// Monte-Carlo tree search iterations per move at most, the clock still applying: a
     /// search that does not depend on the machine's speed or load, for comparing players

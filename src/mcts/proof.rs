@@ -82,7 +82,10 @@ impl<M: Model> Mcts<M> {
     }
 
     /// The move of `role` at the root to play: a proven move unless an unproven one has a
-    /// better mean (a proven win always wins), else the most visited.
+    /// better mean (a proven win always wins), else the most visited. At a proven root
+    /// the proven move that keeps the root's value, whatever the others' means: there no
+    /// move can do better, and an unproven one may do worse. (Where the root's proof came
+    /// from another tree, its own proven moves may not all be known yet.)
     pub(super) fn best_move(&self, role: usize) -> Option<usize> {
         let root = &self.nodes[self.root];
         let stats = root.stats.get(role)?;
@@ -104,6 +107,7 @@ impl<M: Model> Mcts<M> {
                     .unwrap_or(std::cmp::Ordering::Equal)
             });
         match (proven, open()) {
+            (Some((i, _)), _) if root.proven.is_some() => Some(i),
             (Some((_, v)), Some(j)) if v < stats[j].mean() => Some(j),
             (Some((i, _)), _) => Some(i),
             (None, j) => j,

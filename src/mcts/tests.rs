@@ -809,3 +809,51 @@ fn states_are_hashed_only_for_transpositions_or_shared_proofs() {
         );
     }
 }
+
+#[test]
+fn a_root_proven_by_another_tree_answers_its_proven_move_whatever_the_others_means() {
+    let gdl = game("tictactoe.gdl");
+    let noop = gdl.parse_term("noop").unwrap();
+    let mut memo = HashMap::new();
+    // x 3 2, o 2 2, x 3 1: o must block at 3 3, a draw; every other move loses.
+    let state = marks(&gdl, &["3 2", "2 2", "3 1"]);
+    let block = gdl.parse_term("(mark 3 3)").unwrap();
+    let after_block = gdl.next_state(&state, &[noop.clone(), block.clone()]);
+    let mut checked = 0;
+    for seed in 0..20 {
+        for transpositions in [false, true] {
+            // Another tree proved the block a draw: the table has it.
+            let shared = Arc::new(SharedProofs::default());
+            shared.put(gdl.key(&after_block), &[0.5, 0.5]);
+            let mut tree = Mcts::new(gdl.clone(), Some(seed), 16)
+                .with_transpositions(transpositions)
+                .with_shared_proofs(shared.clone());
+            // One iteration for each of o's six moves: the block is proven from the
+            // table, the others are rated by a playout each.
+            tree.search_within(&state, 1, within(6));
+            let root = &tree.nodes[tree.root];
+            let i = root.legal[1].iter().position(|m| *m == block).unwrap();
+            assert_eq!(root.known[i], Some(vec![0.5, 0.5]), "seed {seed}");
+            // Only where a losing move's playout scored better than the draw.
+            if !root.stats[1].iter().any(|s| s.mean() > 0.5) {
+                continue;
+            }
+            // Then the other tree proves the root, a draw, and this tree reads it as
+            // it would on entering the root's node below another position.
+            shared.put(gdl.key(&state), &[0.5, 0.5]);
+            tree.import_proof(tree.root);
+            assert_eq!(exact(&gdl, &state, &mut memo), [0.5, 0.5]);
+            let choice = tree.search_within(&state, 1, within(1_000));
+            assert_eq!((choice.proven, choice.iterations), (Some(0.5), 0));
+            // Without the rule that a proven root answers its proven move, the losing
+            // move whose playout scored 1 was the answer.
+            assert_eq!(
+                choice.best.as_ref().map(|m| gdl.display(m)),
+                Some("(mark 3 3)".to_owned()),
+                "seed {seed}, transpositions {transpositions}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no seed rated a losing move above the draw");
+}
