@@ -675,11 +675,6 @@ impl<M: Model> Mcts<M> {
         let log_n = (n.visits.max(1) as f64).ln();
         let mut joint = Vec::with_capacity(n.stats.len());
         for (role, stats) in n.stats.iter().enumerate() {
-            let child_means = if stats.len() > 1 {
-                self.child_means(node, role)
-            } else {
-                Vec::new()
-            };
             // A proven move of the mover counts at its exact value, without exploration.
             let known = |i: usize| {
                 (n.mover == Some(role))
@@ -692,6 +687,8 @@ impl<M: Model> Mcts<M> {
                 let mut fresh = (0..stats.len()).filter(|&i| stats[i].visits == 0);
                 fresh.nth(k).unwrap_or(0) as u32
             } else {
+                // Read only here: a node with unvisited moves draws one of them.
+                let child_means = self.child_means(node, role);
                 let ucb = |i: usize| {
                     let s = &stats[i];
                     let mean = child_means.get(i).copied().flatten();
