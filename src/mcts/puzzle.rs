@@ -1,12 +1,21 @@
-//! Single-player games solved outright: a depth-first search of every line of play, with
-//! a table of the positions already solved (a position reached by several lines is
-//! searched once). A position's value is the best reward reachable from it; the search
-//! stops at once when it finds the best reward there is (1). The table keeps, for every
-//! solved position, the move that reaches its value, so that the player answers from it.
+//! Small games solved outright: a depth-first search of every line of play, with a table
+//! of the positions already solved (a position reached by several lines is searched
+//! once). It solves single-player games (puzzles) and two-player games where the roles
+//! move in turn (at every position one role at most has a choice).
+//!
+//! A position's value is a reward for each role (0–1), the one its mover's best play
+//! reaches. The mover prefers its higher reward, and between equal rewards the
+//! opponent's lower one: in a constant-sum game that is minimax (negamax), and in a game
+//! of general goals it backs up what the mover gets, as harmful to the other as it can
+//! be. A puzzle's value is the only role's best reward. A position stops being searched
+//! once its mover gets the best reward there is (1) and its opponent nothing. The table
+//! keeps, for every solved position, the move that reaches its value and the length of
+//! that line (a win as short as the search found, a loss as long), so that the player
+//! answers from it.
 //!
 //! GDL games must end, so a line never comes back to a position on it; a faulty game
-//! whose line does is not searched round the loop, and its values are then trusted only
-//! where they are the best reward there is.
+//! whose line does is not searched round the loop, and a puzzle's values are then
+//! trusted only where they are the best reward there is, a two-player game's not at all.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
@@ -15,19 +24,25 @@ use super::{Expansion, Model, Timer};
 
 /// A reward this close to 1 is the best there is.
 const BEST: f64 = 1.0 - 1e-9;
+/// Rewards closer than this are equal.
+const EQUAL: f64 = 1e-9;
 
 /// Deepest line the search follows: deeper, the game is not solved.
 pub const MAX_DEPTH: usize = 10_000;
 
-/// What a solved position holds: its value, and the move that reaches it (none where the
-/// game is over).
+/// Every role's reward under best play, in role order (a puzzle's second is 0).
+pub type Rewards = [f64; 2];
+
+/// What a solved position holds: its value, the plies to the end along its line, and the
+/// mover's move that reaches it (none where the game is over).
 #[derive(Clone, Debug)]
 pub struct Solved<Mv> {
-    pub value: f64,
+    pub rewards: Rewards,
+    pub plies: u32,
     pub best: Option<Mv>,
 }
 
-/// Why a puzzle is not solved.
+/// Why a game is not solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unsolved {
     /// The clock or the stop flag ended the search first; the positions solved so far
@@ -40,38 +55,68 @@ pub enum Unsolved {
     /// A line came back to a position on it (the game need not end), and the best
     /// reward there is was not found.
     Loops,
-    /// Not a single-player game: a position where more than one role moves.
-    NotSinglePlayer,
+    /// A position where more than one role has a choice, or a game of more than two
+    /// roles.
+    NotInTurn,
 }
 
-/// The solved positions of one single-player game.
+/// The solved positions of one game of one role, or of two in turn.
 pub struct Puzzle<M: Model> {
     table: HashMap<M::State, Solved<M::Move>>,
     /// Positions the table may hold at most.
     capacity: usize,
     /// Whether a line came back to a position on it.
     looped: bool,
+    /// Whether the game has two roles.
+    two: bool,
 }
 
-/// A position being searched: its moves, the next to try, the best so far.
+/// A position being searched: every role's moves, the role that chooses, its next move
+/// to try, the best so far.
 struct Frame<S, Mv> {
     state: S,
-    moves: Vec<Mv>,
+    legal: Vec<Vec<Mv>>,
+    mover: usize,
     next: usize,
-    best: f64,
+    best: Rewards,
+    plies: u32,
     best_move: Option<usize>,
+}
+
+/// Whether `a` is better than `b` for `mover`: a higher reward, or an equal one and a
+/// lower one for the other role.
+fn better(a: &Rewards, b: &Rewards, mover: usize) -> bool {
+    let other = 1 - mover;
+    a[mover] > b[mover] + EQUAL || (a[mover] >= b[mover] - EQUAL && a[other] < b[other] - EQUAL)
+}
+
+/// Whether `a` and `b` are the same value.
+fn equal(a: &Rewards, b: &Rewards) -> bool {
+    (a[0] - b[0]).abs() <= EQUAL && (a[1] - b[1]).abs() <= EQUAL
+}
+
+/// Whether the mover's line of `plies` plies to `value` is better than one of `than`
+/// plies to the same value: shorter where it wins, longer where it does not.
+fn sooner(value: &Rewards, mover: usize, plies: u32, than: u32) -> bool {
+    if value[mover] >= BEST {
+        plies < than
+    } else {
+        plies > than
+    }
 }
 
 impl<M: Model> Puzzle<M>
 where
     M::State: Hash + Eq,
 {
-    /// A table of at most `bytes` bytes, counting `per_position` bytes for a position.
-    pub fn new(bytes: usize, per_position: usize) -> Puzzle<M> {
+    /// A table of at most `bytes` bytes, counting `per_position` bytes for a position,
+    /// for a game of `roles` roles.
+    pub fn new(bytes: usize, per_position: usize, roles: usize) -> Puzzle<M> {
         Puzzle {
             table: HashMap::new(),
             capacity: bytes / per_position.max(1),
             looped: false,
+            two: roles == 2,
         }
     }
 
@@ -84,57 +129,116 @@ where
     pub fn answer(&self, state: &M::State) -> Option<&Solved<M::Move>> {
         self.table
             .get(state)
-            .filter(|s| !self.looped || s.value >= BEST)
+            .filter(|s| !self.looped || (!self.two && s.rewards[0] >= BEST))
     }
 
-    /// Solves `root` for the only role there is; its value (0–1), or why not. Reads
-    /// `timer` at every position it expands.
+    /// The moves of role `role` at the solved `state` that keep its value there for
+    /// `role`, each with the plies of its line; the solution's own move first. Empty
+    /// where `state` is not solved or `role` does not choose there.
+    pub fn keeping(&self, model: &M, state: &M::State, role: usize) -> Vec<(M::Move, u32)> {
+        let Some(solved) = self.answer(state) else {
+            return Vec::new();
+        };
+        let Expansion::Moves(legal) = model.expand(state) else {
+            return Vec::new();
+        };
+        let Some(ours) = legal.get(role) else {
+            return Vec::new();
+        };
+        let mut keeping = Vec::new();
+        for m in ours {
+            let mut joint: Vec<M::Move> = legal.iter().map(|l| l[0].clone()).collect();
+            joint[role] = m.clone();
+            let child = model.next(state, &joint);
+            if let Some(s) = self.answer(&child)
+                && (s.rewards[role] - solved.rewards[role]).abs() <= EQUAL
+            {
+                keeping.push((m.clone(), s.plies + 1));
+            }
+        }
+        if let Some(best) = &solved.best
+            && let Some(at) = keeping
+                .iter()
+                .position(|(m, _)| model.move_key(role, m) == model.move_key(role, best))
+        {
+            keeping.swap(0, at);
+        }
+        keeping
+    }
+
+    /// Solves every position the mover at `state` can move to, so that
+    /// [`Puzzle::keeping`] knows all its moves: the search stops at the first best move
+    /// it finds, which need not be the shortest win.
+    pub fn solve_moves(
+        &mut self,
+        model: &M,
+        state: &M::State,
+        timer: &mut Timer,
+    ) -> Result<(), Unsolved> {
+        let Expansion::Moves(legal) = model.expand(state) else {
+            return Ok(());
+        };
+        let mover = (0..legal.len()).find(|&r| legal[r].len() > 1).unwrap_or(0);
+        for m in &legal[mover] {
+            let mut joint: Vec<M::Move> = legal.iter().map(|l| l[0].clone()).collect();
+            joint[mover] = m.clone();
+            self.solve(model, &model.next(state, &joint), timer)?;
+        }
+        Ok(())
+    }
+
+    /// Solves `root`: every role's reward under best play, or why not. Reads `timer` at
+    /// every position it expands.
     pub fn solve(
         &mut self,
         model: &M,
         root: &M::State,
         timer: &mut Timer,
-    ) -> Result<f64, Unsolved> {
+    ) -> Result<Rewards, Unsolved> {
         if let Some(s) = self.answer(root) {
-            return Ok(s.value);
+            return Ok(s.rewards);
         }
         let mut path: HashSet<M::State> = HashSet::new();
         let mut stack: Vec<Frame<M::State, M::Move>> = Vec::new();
-        // The value of the position just solved, for its parent on the stack.
+        // The value and plies of the position just solved, for its parent on the stack.
         let mut solved = match self.open(model, root.clone(), &mut stack, &mut path)? {
-            Some(v) => return Ok(v),
+            Some((v, _)) => return Ok(v),
             None => None,
         };
         while let Some(top) = stack.last_mut() {
-            if let Some(value) = solved.take()
-                && (value > top.best || top.best_move.is_none())
-            {
-                top.best = value;
-                top.best_move = Some(top.next - 1);
+            if let Some((value, plies)) = solved.take() {
+                let plies = plies + 1;
+                let take = top.best_move.is_none()
+                    || better(&value, &top.best, top.mover)
+                    || (equal(&value, &top.best) && sooner(&value, top.mover, plies, top.plies));
+                if take {
+                    top.best = value;
+                    top.plies = plies;
+                    top.best_move = Some(top.next - 1);
+                }
             }
-            if top.best >= BEST || top.next == top.moves.len() {
+            let won = top.best[top.mover] >= BEST && top.best[1 - top.mover] <= EQUAL;
+            if won || top.next == top.legal[top.mover].len() {
                 let Some(done) = stack.pop() else { break };
                 path.remove(&done.state);
-                self.store(
-                    done.state,
-                    done.best,
-                    done.best_move.map(|i| done.moves[i].clone()),
-                )?;
-                solved = Some(done.best);
+                let best = done.best_move.map(|i| done.legal[done.mover][i].clone());
+                self.store(done.state, done.best, done.plies, best)?;
+                solved = Some((done.best, done.plies));
                 continue;
             }
             if timer.expired() {
                 return Err(Unsolved::OutOfTime);
             }
-            let mv = top.moves[top.next].clone();
+            let mut joint: Vec<M::Move> = top.legal.iter().map(|l| l[0].clone()).collect();
+            joint[top.mover] = top.legal[top.mover][top.next].clone();
             top.next += 1;
-            let child = model.next(&top.state, std::slice::from_ref(&mv));
+            let child = model.next(&top.state, &joint);
             if path.contains(&child) {
                 self.looped = true;
                 continue;
             }
             if let Some(s) = self.table.get(&child) {
-                solved = Some(s.value);
+                solved = Some((s.rewards, s.plies));
                 continue;
             }
             if stack.len() >= MAX_DEPTH {
@@ -143,7 +247,7 @@ where
             solved = self.open(model, child, &mut stack, &mut path)?;
         }
         match self.answer(root) {
-            Some(s) => Ok(s.value),
+            Some(s) => Ok(s.rewards),
             None => Err(Unsolved::Loops),
         }
     }
@@ -156,23 +260,30 @@ where
         state: M::State,
         stack: &mut Vec<Frame<M::State, M::Move>>,
         path: &mut HashSet<M::State>,
-    ) -> Result<Option<f64>, Unsolved> {
+    ) -> Result<Option<(Rewards, u32)>, Unsolved> {
         match model.expand(&state) {
             Expansion::Over(rewards) => {
-                let value = rewards.first().copied().unwrap_or(0.0);
-                self.store(state, value, None)?;
-                Ok(Some(value))
+                let value = [
+                    rewards.first().copied().unwrap_or(0.0),
+                    rewards.get(1).copied().unwrap_or(0.0),
+                ];
+                self.store(state, value, 0, None)?;
+                Ok(Some((value, 0)))
             }
-            Expansion::Moves(mut legal) => {
-                if legal.len() != 1 {
-                    return Err(Unsolved::NotSinglePlayer);
+            Expansion::Moves(legal) => {
+                let mut choosing = (0..legal.len()).filter(|&r| legal[r].len() > 1);
+                let mover = choosing.next().unwrap_or(0);
+                if legal.len() > 2 || choosing.next().is_some() {
+                    return Err(Unsolved::NotInTurn);
                 }
                 path.insert(state.clone());
                 stack.push(Frame {
                     state,
-                    moves: legal.pop().unwrap_or_default(),
+                    legal,
+                    mover,
                     next: 0,
-                    best: 0.0,
+                    best: [0.0; 2],
+                    plies: 0,
                     best_move: None,
                 });
                 Ok(None)
@@ -183,13 +294,21 @@ where
     fn store(
         &mut self,
         state: M::State,
-        value: f64,
+        rewards: Rewards,
+        plies: u32,
         best: Option<M::Move>,
     ) -> Result<(), Unsolved> {
         if self.table.len() >= self.capacity {
             return Err(Unsolved::TooLarge);
         }
-        self.table.insert(state, Solved { value, best });
+        self.table.insert(
+            state,
+            Solved {
+                rewards,
+                plies,
+                best,
+            },
+        );
         Ok(())
     }
 }
@@ -204,7 +323,26 @@ mod tests {
     use crate::gdl::Gdl;
 
     fn puzzle(bytes: usize) -> Puzzle<Arc<Gdl>> {
-        Puzzle::new(bytes, 100)
+        Puzzle::new(bytes, 100, 1)
+    }
+
+    fn duel(bytes: usize) -> Puzzle<Arc<Gdl>> {
+        Puzzle::new(bytes, 100, 2)
+    }
+
+    /// Nim's rules with heaps of `sizes` counters (the others empty).
+    fn nim(sizes: &[u32]) -> Arc<Gdl> {
+        let path = format!("{}/gdl/nim.gdl", env!("CARGO_MANIFEST_DIR"));
+        let mut rules = std::fs::read_to_string(path).unwrap();
+        for (heap, size) in ["a 11", "b 12", "c 15", "d 25"].iter().enumerate() {
+            let name = &size[..1];
+            let to = sizes.get(heap).copied().unwrap_or(0);
+            rules = rules.replace(
+                &format!("(init (size {size}))"),
+                &format!("(init (size {name} {to}))"),
+            );
+        }
+        Arc::new(Gdl::parse(&rules).unwrap())
     }
 
     #[test]
@@ -213,7 +351,7 @@ mod tests {
         let mut p = puzzle(1 << 20);
         let start = gdl.initial_state();
         let mut timer = Timer::new(None, None, 1);
-        assert_eq!(p.solve(&gdl, &start, &mut timer), Ok(1.0));
+        assert_eq!(p.solve(&gdl, &start, &mut timer), Ok([1.0, 0.0]));
         // 8 lamp states by 7 steps at most, the unlit ones at step 6 among them.
         assert!(
             p.positions() > 6 && p.positions() <= 56,
@@ -233,7 +371,7 @@ mod tests {
     }
 
     #[test]
-    fn a_puzzle_too_large_or_out_of_time_or_for_two_is_not_solved() {
+    fn a_puzzle_too_large_or_out_of_time_or_of_simultaneous_moves_is_not_solved() {
         let gdl = game("lamps.gdl");
         let start = gdl.initial_state();
         let mut timer = Timer::new(None, None, 1);
@@ -250,11 +388,85 @@ mod tests {
             Err(Unsolved::OutOfTime)
         );
         assert!(p.answer(&start).is_none());
-        assert_eq!(p.solve(&gdl, &start, &mut timer), Ok(1.0));
-        let ttt = game("tictactoe.gdl");
+        assert_eq!(p.solve(&gdl, &start, &mut timer), Ok([1.0, 0.0]));
+        let rps = game("rps_well.gdl");
         assert_eq!(
-            puzzle(1 << 20).solve(&ttt, &ttt.initial_state(), &mut timer),
-            Err(Unsolved::NotSinglePlayer)
+            duel(1 << 20).solve(&rps, &rps.initial_state(), &mut timer),
+            Err(Unsolved::NotInTurn)
         );
+    }
+
+    #[test]
+    fn tic_tac_toe_is_a_draw_and_every_move_kept_from_the_start_keeps_it() {
+        let ttt = game("tictactoe.gdl");
+        let mut p = duel(64 << 20);
+        let start = ttt.initial_state();
+        let mut timer = Timer::new(None, None, 1);
+        assert_eq!(p.solve(&ttt, &start, &mut timer), Ok([0.5, 0.5]));
+        // 5,478 positions can be reached; the search needs no more.
+        assert!(p.positions() <= 5_478, "{}", p.positions());
+        // Every first move keeps the draw; o loses after x's corner if it answers on an
+        // edge next to it.
+        assert_eq!(p.keeping(&ttt, &start, 0).len(), 9);
+        let corner = ttt.next_state(&start, &moves(&ttt, "((mark 1 1) noop)"));
+        let keeping: Vec<String> = p
+            .keeping(&ttt, &corner, 1)
+            .iter()
+            .map(|(m, _)| ttt.display(m))
+            .collect();
+        assert!(keeping.contains(&"(mark 2 2)".to_owned()), "{keeping:?}");
+        assert!(!keeping.contains(&"(mark 1 2)".to_owned()), "{keeping:?}");
+        let edge = ttt.next_state(&corner, &moves(&ttt, "(noop (mark 1 2))"));
+        let won = p.answer(&edge).expect("solved on the way");
+        assert_eq!(won.rewards, [1.0, 0.0]);
+    }
+
+    fn moves(gdl: &Gdl, joint: &str) -> Vec<crate::gdl::Term> {
+        let joint = crate::sexpr::Sexpr::parse(joint).unwrap();
+        let joint = joint.as_list().unwrap();
+        joint
+            .iter()
+            .map(|m| gdl.term_from_sexpr(m).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn nim_is_won_by_the_first_player_where_the_heaps_nim_sum_is_not_zero() {
+        let mut timer = Timer::new(None, None, 1);
+        for sizes in [
+            &[1, 2, 3][..],
+            &[3, 4, 5],
+            &[2, 2],
+            &[1, 4, 6],
+            &[2, 5, 7],
+            &[7],
+            &[1, 1, 1, 1],
+            &[1, 3, 5, 6],
+        ] {
+            let gdl = nim(sizes);
+            let start = gdl.initial_state();
+            let mut p = duel(64 << 20);
+            let first_wins = sizes.iter().fold(0, |x, s| x ^ s) != 0;
+            let value = if first_wins { [1.0, 0.0] } else { [0.0, 1.0] };
+            assert_eq!(p.solve(&gdl, &start, &mut timer), Ok(value), "{sizes:?}");
+            // A win's move leaves heaps of nim-sum zero; a loss has no such move.
+            let keeping = p.keeping(&gdl, &start, 0);
+            let all = match gdl.expand(&start) {
+                Expansion::Moves(legal) => legal[0].len(),
+                Expansion::Over(_) => 0,
+            };
+            if first_wins {
+                assert!(!keeping.is_empty() && keeping.len() < all, "{sizes:?}");
+                let after = gdl.next_state(&start, &[keeping[0].0.clone(), noop(&gdl)]);
+                assert_eq!(p.answer(&after).unwrap().rewards, [1.0, 0.0]);
+            } else {
+                assert_eq!(keeping.len(), all, "{sizes:?}: every move loses");
+            }
+        }
+    }
+
+    fn noop(gdl: &Gdl) -> crate::gdl::Term {
+        gdl.term_from_sexpr(&crate::sexpr::Sexpr::atom("noop"))
+            .unwrap()
     }
 }

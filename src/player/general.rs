@@ -5,9 +5,10 @@
 //! Every role moves at every step, as GDL has it: when we have a single legal move
 //! (`noop` while the other side moves) it is the reply, at once; otherwise a Monte-Carlo
 //! tree search ([`crate::mcts`]) chooses, on as many trees as it is given threads, or a
-//! uniformly random move for the random agent. A single-player game solved by the
-//! meta-gaming ([`super::meta`]) is answered from its solution at once. The reply is always
-//! one of our legal moves in the rules' spelling.
+//! uniformly random move for the random agent. A game solved by the meta-gaming
+//! ([`super::meta`]) is answered from its solution at once where it is a puzzle or won;
+//! where it gives a draw, the tree search chooses among the moves that keep it. The reply
+//! is always one of our legal moves in the rules' spelling.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -92,8 +93,10 @@ impl GeneralSession {
         let position = gdl.initial_state();
         let analysis = gdl.analyse(&position);
         let searches = matches!(agent.kind, AgentKind::Alphabeta | AgentKind::Mcts);
-        // A single-player game's solution takes half the memory, the trees the rest.
-        let puzzle_mb = if gdl.roles().len() == 1 {
+        // The solution of a single-player game, or of a two-player one, takes half the
+        // memory while it is sought (all of it is freed if it is given up), the trees
+        // the rest.
+        let puzzle_mb = if gdl.roles().len() <= 2 {
             agent.hash_mb / 2
         } else {
             0
@@ -192,11 +195,12 @@ impl GeneralSession {
         *self.ended.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Our move in the solution of a solved single-player game, if it has one here (none
-    /// while a search holds the solution: it answers from it itself).
+    /// Our move in the solution of a solved puzzle, or a winning one of a solved
+    /// two-player game, if it has one here (none while a search holds the solution: it
+    /// answers from it itself).
     fn solved_move(&self) -> Option<Term> {
         let meta = self.meta.as_ref()?.try_lock().ok()?;
-        meta.answer(&self.position)
+        meta.answer(&self.position, self.us)
             .filter(|m| self.analysis.legal[self.us].contains(m))
     }
 
@@ -378,7 +382,7 @@ impl Search {
             let figures = SearchFigures::of_mcts(&choice, self.line_text(&choice.line));
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(figures);
         }
-        match choice.best.filter(|m| self.legal.contains(m)) {
+        match self.keep(match_id, choice.best.filter(|m| self.legal.contains(m))) {
             Some(m) => self.gdl.display(&m),
             None => self.fallback(),
         }
@@ -386,6 +390,32 @@ impl Search {
 }
 
 impl Search {
+    /// The tree search's `choice`, unless the solution says it gives away what the
+    /// position holds for us (a draw, say): then the solution's move.
+    fn keep(&self, match_id: &str, choice: Option<Term>) -> Option<Term> {
+        let meta = self
+            .meta
+            .as_ref()?
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let Some(keeping) = meta.keeping(&self.position, self.us) else {
+            return choice;
+        };
+        match choice {
+            Some(m) if keeping.contains(&m) => Some(m),
+            _ => {
+                let kept = keeping.into_iter().next();
+                tracing::info!(
+                    match_id,
+                    "the tree's move would give away the solution's value: playing {}",
+                    kept.as_ref()
+                        .map_or_else(String::new, |m| self.gdl.display(m))
+                );
+                kept
+            }
+        }
+    }
+
     /// Leaves why a move search (not a ponder) ended.
     fn record_end(&self, ended: Ended) {
         if self.figures.is_some() {
@@ -394,8 +424,9 @@ impl Search {
     }
 
     /// The meta-gaming before the tree search: the survey and the playouts' trial once,
-    /// and a single-player game's solution, sought until `deadline` while pondering, else
-    /// in the first half of the move's time; its move here, if it is solved. The trial
+    /// and the game's solution, sought until `deadline` while pondering, else in the
+    /// first half of the move's time (a two-player game's first quarter); its move here,
+    /// if it is solved and answers at once ([`Meta::answer`]). The trial
     /// takes at most half of what is left of the start clock while pondering (the first
     /// ponder is the start clock's; its deadline is a play clock past it), else a quarter
     /// of the move's time.
@@ -409,7 +440,7 @@ impl Search {
         let left = deadline.saturating_duration_since(now);
         let until = match self.figures {
             Some(_) => Until {
-                all: now + left / 2,
+                all: now + left / meta.solving_share(),
                 trial: now + left / 4,
             },
             None => Until {
@@ -418,7 +449,7 @@ impl Search {
             },
         };
         meta.prepare(&self.position, until, stop, match_id);
-        meta.answer(&self.position)
+        meta.answer(&self.position, self.us)
             .filter(|m| self.legal.contains(m))
     }
 
@@ -475,9 +506,83 @@ mod tests {
 
     fn session(file: &str, role: &str, agent: AgentConfig) -> GeneralSession {
         let path = format!("{}/gdl/{file}", env!("CARGO_MANIFEST_DIR"));
-        let gdl = Gdl::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        session_of(&std::fs::read_to_string(path).unwrap(), role, agent)
+    }
+
+    fn session_of(rules: &str, role: &str, agent: AgentConfig) -> GeneralSession {
+        let gdl = Gdl::parse(rules).unwrap();
         let d = Duration::from_secs(1);
         GeneralSession::new("m", role, gdl, d, agent).unwrap()
+    }
+
+    /// Plays `s` to the end against uniformly random moves drawn from `seed`, our moves
+    /// searched for `ms` milliseconds each unless answered at once; the goals, and
+    /// whether every one of our moves was answered at once.
+    fn play_out_against_random(s: &mut GeneralSession, seed: u64, ms: u64) -> (Vec<u32>, bool) {
+        let mut rng = crate::rng::seeded(Some(seed));
+        let mut at_once = true;
+        while !s.is_over() {
+            let mut joint = Vec::new();
+            for role in 0..s.analysis.legal.len() {
+                let mv = if role == s.us {
+                    match s.reply() {
+                        Reply::Now(mv) | Reply::Wait(mv) => mv,
+                        Reply::Search { search, .. } => {
+                            at_once = false;
+                            search(&within(ms))
+                        }
+                    }
+                } else {
+                    let theirs = s.analysis.legal[role].choose(&mut rng).unwrap();
+                    s.gdl.display(theirs)
+                };
+                joint.push(Sexpr::parse(&mv).unwrap());
+            }
+            s.apply(Some(&joint)).unwrap();
+        }
+        let goals = s.goals().unwrap().into_iter().map(Option::unwrap);
+        (goals.collect(), at_once)
+    }
+
+    #[test]
+    fn won_nim_solved_in_the_start_clock_is_answered_from_its_solution_and_won() {
+        let path = format!("{}/gdl/nim.gdl", env!("CARGO_MANIFEST_DIR"));
+        let rules = std::fs::read_to_string(path).unwrap();
+        // Heaps of 3, 4, 5 and 6 counters: their nim-sum is 4, so first wins.
+        let rules = ["a 11", "b 12", "c 15", "d 25"]
+            .iter()
+            .zip(["a 3", "b 4", "c 5", "d 6"])
+            .fold(rules, |r, (from, to)| {
+                r.replace(&format!("(size {from}))"), &format!("(size {to}))"))
+            });
+        for seed in 0..4 {
+            let mut s = session_of(&rules, "first", AgentConfig::default());
+            s.ponder().unwrap()(&within(20_000));
+            assert!(s.meta.clone().unwrap().lock().unwrap().solved());
+            let (goals, at_once) = play_out_against_random(&mut s, seed, 50);
+            assert_eq!(goals, [100, 0], "seed {seed}");
+            assert!(at_once, "seed {seed}: a move was searched");
+        }
+    }
+
+    #[test]
+    fn solved_tic_tac_toe_never_loses_even_with_a_one_iteration_tree() {
+        // One iteration a move: the tree's choice is nearly random, and only the solution
+        // keeps the draw (and takes a win the opponent gives away).
+        let weak = AgentConfig {
+            iterations: Some(1),
+            seed: Some(1),
+            ..AgentConfig::default()
+        };
+        for seed in 0..6 {
+            let role = ["xplayer", "oplayer"][seed as usize % 2];
+            let mut s = session("tictactoe.gdl", role, weak);
+            s.ponder().unwrap()(&within(20_000));
+            assert!(s.meta.clone().unwrap().lock().unwrap().solved());
+            let us = s.us;
+            let (goals, _) = play_out_against_random(&mut s, seed, 1_000);
+            assert!(goals[us] >= 50, "seed {seed} as {role}: {goals:?}");
+        }
     }
 
     fn moves(text: &str) -> Vec<Sexpr> {

@@ -1,16 +1,19 @@
 //! The general player's meta-gaming: before its tree search, a match looks once at what
 //! kind of game it plays (logged), with `--playouts auto` chooses its playouts by a
-//! trial (logged, [`crate::mcts::choice`]), and a single-player game is solved outright
-//! when its positions fit in memory, so that every later move is answered from the
-//! solution at once. Where the goal values say something before the end, the tree's
-//! playouts are cut short and scored by them ([`crate::mcts::cutoff`], `--cutoff`). It runs in the start clock (the first ponder) and, while the game is
-//! not solved yet, in the first half of each move search.
+//! trial (logged, [`crate::mcts::choice`]), and a single-player game, or a two-player
+//! game of moves in turn, is solved outright when its positions fit in memory
+//! ([`crate::mcts::puzzle`]), so that later moves are answered from the solution. Where
+//! the goal values say something before the end, the tree's playouts are cut short and
+//! scored by them ([`crate::mcts::cutoff`], `--cutoff`). It runs in the start clock (the
+//! first ponder), on the opponent's time and, while the game is not solved yet, in the
+//! first half of each move search (a two-player game's first quarter: the tree search
+//! plays while it is not solved).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use tracing::info;
+use tracing::{debug, info};
 
 use crate::gdl::{Gdl, State, Term};
 use crate::mcts::Playouts;
@@ -45,10 +48,13 @@ pub struct Meta {
     heuristics: HeuristicSetting,
     /// The heuristic's evaluation, once found (never if none predicts).
     evaluation: Option<Arc<Evaluation>>,
-    /// A single-player game's solution so far; `None` in other games or once given up.
+    /// The game's solution so far, for one role or two; `None` in other games or once
+    /// given up.
     puzzle: Option<Puzzle<Arc<Gdl>>>,
-    /// Whether the puzzle is solved from the match's start.
+    /// Whether the game is solved from the match's start.
     solved: bool,
+    /// Time spent solving so far.
+    solving: Duration,
     /// Whether the playouts are to be chosen by a trial (`--playouts auto`).
     choose_playouts: bool,
     /// The trial's verdict, once made.
@@ -67,7 +73,7 @@ pub struct Until {
 }
 
 impl Meta {
-    /// The meta-gaming of `gdl`; a single-player game's solution may take `memory_bytes`.
+    /// The meta-gaming of `gdl`; a game's solution may take `memory_bytes`.
     /// With `playouts` [`Playouts::Auto`] it chooses the playouts, its trial seeded by
     /// `seed`.
     pub fn new(
@@ -81,7 +87,8 @@ impl Meta {
         // A table entry: the state (its fluents), its move and value, the map's overhead.
         let per_position =
             std::mem::size_of::<(State, f64, Option<Term>)>() + gdl.heap_bytes(&root) + 32;
-        let puzzle = (gdl.roles().len() == 1).then(|| Puzzle::new(memory_bytes, per_position));
+        let roles = gdl.roles().len();
+        let puzzle = solvable(roles).then(|| Puzzle::new(memory_bytes, per_position, roles));
         Meta {
             gdl,
             survey: None,
@@ -91,6 +98,7 @@ impl Meta {
             evaluation: None,
             puzzle,
             solved: false,
+            solving: Duration::ZERO,
             choose_playouts: playouts == Playouts::Auto,
             verdict: None,
             seed,
@@ -132,7 +140,7 @@ impl Meta {
         self.cutoff.cut(self.detection.as_ref()?)
     }
 
-    /// Whether the single-player game is solved from its start.
+    /// Whether the game is solved from its start.
     pub fn solved(&self) -> bool {
         self.solved
     }
@@ -173,18 +181,45 @@ impl Meta {
             info!(match_id, "playouts: {verdict}");
             self.verdict = Some(verdict);
         }
+        if self.survey.is_some_and(|s| s.simultaneous) && self.puzzle.take().is_some() {
+            info!(
+                match_id,
+                "not solving the game: its roles move at once, not in turn"
+            );
+        }
         let Some(puzzle) = &mut self.puzzle else {
             return;
         };
+        let kind = if self.gdl.roles().len() == 1 {
+            "single-player game"
+        } else {
+            "two-player game"
+        };
+        let started = Instant::now();
         let mut timer = Timer::new(Some(deadline), Some(stop), 1);
-        match puzzle.solve(&self.gdl, state, &mut timer) {
+        let solved = puzzle.solve(&self.gdl, state, &mut timer);
+        // Every move here solved too, so that a win is answered by its shortest line
+        // known; the solution stands without them.
+        if solved.is_ok()
+            && self.gdl.roles().len() == 2
+            && puzzle.solve_moves(&self.gdl, state, &mut timer).is_err()
+        {
+            debug!(match_id, "not every move here solved yet");
+        }
+        self.solving += started.elapsed();
+        let seconds = format!("{:.2}", self.solving.as_secs_f64());
+        match solved {
             Ok(value) => {
                 if !self.solved {
+                    let goals: Vec<u32> = value[..self.gdl.roles().len()]
+                        .iter()
+                        .map(|v| (v * 100.0).round() as u32)
+                        .collect();
                     info!(
                         match_id,
                         positions = puzzle.positions(),
-                        value = (value * 100.0).round() as u32,
-                        "single-player game solved: answering from the solution"
+                        seconds,
+                        "{kind} solved, its goals under best play {goals:?}: answering from the solution"
                     );
                 }
                 self.solved = true;
@@ -194,15 +229,63 @@ impl Meta {
                 info!(
                     match_id,
                     positions = puzzle.positions(),
-                    "single-player game not solved ({why:?}): searching the tree"
+                    seconds,
+                    "{kind} not solved ({why:?}): searching the tree"
                 );
                 self.puzzle = None;
             }
         }
     }
 
-    /// The move of the solution at `state`, once solved.
-    pub fn answer(&self, state: &State) -> Option<Term> {
-        self.puzzle.as_ref()?.answer(state)?.best.clone()
+    /// The share of a move's time the solution is sought in while not solved: half for
+    /// a puzzle, a quarter for a two-player game (the tree search plays it until then).
+    pub fn solving_share(&self) -> u32 {
+        if self.gdl.roles().len() == 1 { 2 } else { 4 }
     }
+
+    /// The move to answer at once at `state` for role `us`, once solved: a puzzle's
+    /// move, or in a two-player game a winning move (the one of the shortest line).
+    pub fn answer(&self, state: &State, us: usize) -> Option<Term> {
+        let puzzle = self.puzzle.as_ref()?;
+        let solved = puzzle.answer(state)?;
+        if self.gdl.roles().len() == 1 {
+            return solved.best.clone();
+        }
+        if solved.rewards[us] < WON {
+            return None;
+        }
+        let keeping = puzzle.keeping(&self.gdl, state, us);
+        keeping
+            .into_iter()
+            .min_by_key(|&(_, plies)| plies)
+            .map(|(m, _)| m)
+    }
+
+    /// The moves of `us` at `state` that keep what the solution gives it, in a solved
+    /// two-player game that gives it something but not a win (a draw, say), the
+    /// solution's move first: the tree search chooses among them. `None` where the
+    /// solution gives nothing (a loss: the tree search plays on, as the opponent may
+    /// err, and its playouts prefer moves that make erring easy), or is not known.
+    pub fn keeping(&self, state: &State, us: usize) -> Option<Vec<Term>> {
+        let puzzle = self.puzzle.as_ref()?;
+        let solved = puzzle.answer(state)?;
+        if self.gdl.roles().len() != 2 || solved.rewards[us] <= 0.0 {
+            return None;
+        }
+        let keeping: Vec<Term> = puzzle
+            .keeping(&self.gdl, state, us)
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect();
+        (!keeping.is_empty()).then_some(keeping)
+    }
+}
+
+/// A reward this close to 1 is a win.
+const WON: f64 = 1.0 - 1e-9;
+
+/// Whether games of `roles` roles may be solved outright: one role, or two (when they
+/// move in turn, as the survey finds).
+fn solvable(roles: usize) -> bool {
+    roles == 1 || roles == 2
 }
