@@ -1,5 +1,6 @@
 //! Meta-gaming: what kind of game the rules describe, found from the start clock's random
-//! walks through it ([`super::walks`]). A single-player game may be solved outright ([`super::puzzle`]); in
+//! walks through it ([`super::walks`]). A single-player game, or a two-player game of
+//! moves in turn, may be solved outright ([`super::puzzle`]); in
 //! a game where several roles choose at once the MCTS-solver proves nothing.
 
 use std::fmt;

@@ -120,6 +120,15 @@ where
         }
     }
 
+    /// A table of at most `bytes` bytes for the game of `model` from `root`, a game of
+    /// `roles` roles: a position counts as its state (as large as the root's), its
+    /// solution and the map's overhead.
+    pub fn for_game(model: &M, root: &M::State, bytes: usize, roles: usize) -> Puzzle<M> {
+        let per_position =
+            std::mem::size_of::<(M::State, Solved<M::Move>)>() + model.heap_bytes(root) + 32;
+        Puzzle::new(bytes, per_position, roles)
+    }
+
     /// Positions solved so far.
     pub fn positions(&self) -> usize {
         self.table.len()
@@ -468,5 +477,46 @@ mod tests {
     fn noop(gdl: &Gdl) -> crate::gdl::Term {
         gdl.term_from_sexpr(&crate::sexpr::Sexpr::atom("noop"))
             .unwrap()
+    }
+
+    /// Positions and seconds to solve each two-player game of `gdl/` from its start, in
+    /// 128 MiB and 60 s at most (the start clock of the champion's matches): run with
+    /// `--ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn solving_the_two_player_games() {
+        for file in [
+            "tictactoe.gdl",
+            "nim.gdl",
+            "race.gdl",
+            "connect_four.gdl",
+            "hex.gdl",
+            "pentago.gdl",
+            "checkers_6x6.gdl",
+            "reversi_6x6.gdl",
+            "breakthrough_5x5.gdl",
+        ] {
+            let gdl = game(file);
+            if gdl.roles().len() != 2 {
+                continue;
+            }
+            let start = gdl.initial_state();
+            let mut p = Puzzle::for_game(&gdl, &start, 128 << 20, 2);
+            let began = std::time::Instant::now();
+            let deadline = began + std::time::Duration::from_secs(60);
+            let mut timer = Timer::new(Some(deadline), None, 1);
+            let solved = p.solve(&gdl, &start, &mut timer);
+            println!(
+                "{file}: {solved:?}, {} positions, {:.2} s",
+                p.positions(),
+                began.elapsed().as_secs_f64()
+            );
+            match file {
+                "tictactoe.gdl" => assert_eq!(solved, Ok([0.5, 0.5])),
+                // Heaps of 11, 12, 15 and 25: their nim-sum is 17.
+                "nim.gdl" => assert_eq!(solved, Ok([1.0, 0.0])),
+                _ => {}
+            }
+        }
     }
 }

@@ -424,9 +424,9 @@ impl Search {
     }
 
     /// The meta-gaming before the tree search: the survey and the playouts' trial once,
-    /// and the game's solution, sought until `deadline` while pondering, else in the
-    /// first half of the move's time (a two-player game's first quarter); its move here,
-    /// if it is solved and answers at once ([`Meta::answer`]). The trial
+    /// and the game's solution, sought in a share of the time to `deadline`
+    /// ([`Meta::solving_share`]); its move here, if it is solved and answers at once
+    /// ([`Meta::answer`]). The trial
     /// takes at most half of what is left of the start clock while pondering (the first
     /// ponder is the start clock's; its deadline is a play clock past it), else a quarter
     /// of the move's time.
@@ -440,11 +440,11 @@ impl Search {
         let left = deadline.saturating_duration_since(now);
         let until = match self.figures {
             Some(_) => Until {
-                all: now + left / meta.solving_share(),
+                all: now + left / meta.solving_share(false),
                 trial: now + left / 4,
             },
             None => Until {
-                all: deadline,
+                all: now + left / meta.solving_share(true),
                 trial: now + left.saturating_sub(self.play_clock) / 2,
             },
         };

@@ -23,7 +23,7 @@ use crate::mcts::heuristic::{self, Evaluation, HeuristicSetting};
 use crate::mcts::meta::Survey;
 use crate::mcts::puzzle::{Puzzle, Unsolved};
 use crate::mcts::walks::Walks;
-use crate::mcts::{Evaluator, Model, Timer};
+use crate::mcts::{Evaluator, Timer};
 
 /// The random walks' share of the time the meta-gaming is given, at most: the walks
 /// the survey and the cut-off's detection both read, played once.
@@ -84,11 +84,8 @@ impl Meta {
         seed: Option<u64>,
     ) -> Meta {
         let root = gdl.initial_state();
-        // A table entry: the state (its fluents), its move and value, the map's overhead.
-        let per_position =
-            std::mem::size_of::<(State, f64, Option<Term>)>() + gdl.heap_bytes(&root) + 32;
         let roles = gdl.roles().len();
-        let puzzle = solvable(roles).then(|| Puzzle::new(memory_bytes, per_position, roles));
+        let puzzle = solvable(roles).then(|| Puzzle::for_game(&gdl, &root, memory_bytes, roles));
         Meta {
             gdl,
             survey: None,
@@ -190,7 +187,8 @@ impl Meta {
         let Some(puzzle) = &mut self.puzzle else {
             return;
         };
-        let kind = if self.gdl.roles().len() == 1 {
+        let single = self.gdl.roles().len() == 1;
+        let kind = if single {
             "single-player game"
         } else {
             "two-player game"
@@ -224,7 +222,7 @@ impl Meta {
                 }
                 self.solved = true;
             }
-            Err(Unsolved::OutOfTime) => {}
+            Err(Unsolved::OutOfTime) if single || self.solving < GIVE_UP => {}
             Err(why) => {
                 info!(
                     match_id,
@@ -237,10 +235,18 @@ impl Meta {
         }
     }
 
-    /// The share of a move's time the solution is sought in while not solved: half for
-    /// a puzzle, a quarter for a two-player game (the tree search plays it until then).
-    pub fn solving_share(&self) -> u32 {
-        if self.gdl.roles().len() == 1 { 2 } else { 4 }
+    /// The share of a search's time the solution is sought in while not solved: for a
+    /// puzzle, all of a ponder's and half of a move's; for a two-player game (where the
+    /// tree search plays until it is solved) all of the start clock's, half of a later
+    /// ponder's and a quarter of a move's.
+    pub fn solving_share(&self, pondering: bool) -> u32 {
+        match (self.gdl.roles().len() == 1, pondering) {
+            (true, true) => 1,
+            (true, false) => 2,
+            (false, true) if self.survey.is_none() => 1,
+            (false, true) => 2,
+            (false, false) => 4,
+        }
     }
 
     /// The move to answer at once at `state` for role `us`, once solved: a puzzle's
@@ -280,6 +286,10 @@ impl Meta {
         (!keeping.is_empty()).then_some(keeping)
     }
 }
+
+/// Search time after which a two-player game still not solved is given up: the tree
+/// search has played it all along with less time.
+const GIVE_UP: Duration = Duration::from_secs(60);
 
 /// A reward this close to 1 is a win.
 const WON: f64 = 1.0 - 1e-9;
