@@ -841,4 +841,4 @@ pub(super) fn random_joint<M: Clone>(legal: &[Vec<M>], rng: &mut Rng) -> Vec<M> 
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -327,7 +327,7 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
-    use super::super::tests::game;
+    use super::super::tests::{game, nim, nim_sum};
     use super::*;
     use crate::gdl::Gdl;
 
@@ -337,21 +337,6 @@ mod tests {
 
     fn duel(bytes: usize) -> Puzzle<Arc<Gdl>> {
         Puzzle::new(bytes, 100, 2)
-    }
-
-    /// Nim's rules with heaps of `sizes` counters (the others empty).
-    fn nim(sizes: &[u32]) -> Arc<Gdl> {
-        let path = format!("{}/gdl/nim.gdl", env!("CARGO_MANIFEST_DIR"));
-        let mut rules = std::fs::read_to_string(path).unwrap();
-        for (heap, size) in ["a 11", "b 12", "c 15", "d 25"].iter().enumerate() {
-            let name = &size[..1];
-            let to = sizes.get(heap).copied().unwrap_or(0);
-            rules = rules.replace(
-                &format!("(init (size {size}))"),
-                &format!("(init (size {name} {to}))"),
-            );
-        }
-        Arc::new(Gdl::parse(&rules).unwrap())
     }
 
     #[test]
@@ -440,25 +425,32 @@ mod tests {
     }
 
     #[test]
-    fn nim_is_won_by_the_first_player_where_the_heaps_nim_sum_is_not_zero() {
+    fn nim_is_won_by_the_player_to_move_where_the_heaps_nim_sum_is_not_zero() {
         let mut timer = Timer::new(None, None, 1);
+        let gdl = game("nim.gdl");
         for sizes in [
-            &[1, 2, 3][..],
-            &[3, 4, 5],
-            &[2, 2],
-            &[1, 4, 6],
-            &[2, 5, 7],
-            &[7],
-            &[1, 1, 1, 1],
-            &[1, 3, 5, 6],
+            [1, 2, 3, 0],
+            [3, 4, 5, 0],
+            [2, 2, 0, 0],
+            [1, 4, 6, 0],
+            [2, 5, 7, 0],
+            [7, 0, 0, 0],
+            [1, 1, 1, 1],
+            [1, 3, 5, 6],
         ] {
-            let gdl = nim(sizes);
-            let start = gdl.initial_state();
+            let start = nim(&gdl, sizes, "first");
             let mut p = duel(64 << 20);
             let first_wins = sizes.iter().fold(0, |x, s| x ^ s) != 0;
             let value = if first_wins { [1.0, 0.0] } else { [0.0, 1.0] };
             assert_eq!(p.solve(&gdl, &start, &mut timer), Ok(value), "{sizes:?}");
-            // A win's move leaves heaps of nim-sum zero; a loss has no such move.
+            // Every position solved on the way, the ends among them, is won by the role
+            // in control just where the nim-sum is not zero.
+            for (state, solved) in &p.table {
+                let (sum, control) = nim_sum(&gdl, state);
+                let won = if sum != 0 { 1.0 } else { 0.0 };
+                assert_eq!(solved.rewards[control], won, "{sizes:?}: {sum} {control}");
+            }
+            // A win's moves leave heaps of nim-sum zero; from a loss every move loses.
             let keeping = p.keeping(&gdl, &start, 0);
             let all = match gdl.expand(&start) {
                 Expansion::Moves(legal) => legal[0].len(),
@@ -466,8 +458,10 @@ mod tests {
             };
             if first_wins {
                 assert!(!keeping.is_empty() && keeping.len() < all, "{sizes:?}");
-                let after = gdl.next_state(&start, &[keeping[0].0.clone(), noop(&gdl)]);
-                assert_eq!(p.answer(&after).unwrap().rewards, [1.0, 0.0]);
+                for (m, _) in &keeping {
+                    let after = gdl.next_state(&start, &[m.clone(), noop(&gdl)]);
+                    assert_eq!(nim_sum(&gdl, &after), (0, 1), "{sizes:?}");
+                }
             } else {
                 assert_eq!(keeping.len(), all, "{sizes:?}: every move loses");
             }

@@ -8,6 +8,22 @@ pub(super) fn game(file: &str) -> Arc<Gdl> {
     Arc::new(Gdl::parse(&text).unwrap())
 }
 
+/// The nim-sum of the heaps in `state`, and the index of the role in control.
+pub(crate) fn nim_sum(gdl: &Gdl, state: &State) -> (u32, usize) {
+    let mut sum = 0;
+    let mut control = 0;
+    for fluent in state.fluents() {
+        let text = gdl.display(fluent);
+        let words: Vec<&str> = text.trim_matches(['(', ')']).split(' ').collect();
+        match words[..] {
+            ["size", _, n] => sum ^= n.parse::<u32>().unwrap(),
+            ["control", "second"] => control = 1,
+            _ => {}
+        }
+    }
+    (sum, control)
+}
+
 /// `count` random walks of the game in `file` from its start, drawn from `seed`, with no
 /// clock.
 pub(super) fn random_walks(file: &str, count: u32, seed: u64) -> walks::Walks {
@@ -208,7 +224,7 @@ fn a_search_stops_at_its_deadline_and_when_stopped() {
 }
 
 /// A nim position: the heaps' sizes (a, b, c, d) and the role to move.
-pub(super) fn nim(gdl: &Gdl, heaps: [u32; 4], control: &str) -> State {
+pub(crate) fn nim(gdl: &Gdl, heaps: [u32; 4], control: &str) -> State {
     let mut facts: Vec<String> = ["a", "b", "c", "d"]
         .iter()
         .zip(heaps)

@@ -506,19 +506,21 @@ mod tests {
 
     fn session(file: &str, role: &str, agent: AgentConfig) -> GeneralSession {
         let path = format!("{}/gdl/{file}", env!("CARGO_MANIFEST_DIR"));
-        session_of(&std::fs::read_to_string(path).unwrap(), role, agent)
-    }
-
-    fn session_of(rules: &str, role: &str, agent: AgentConfig) -> GeneralSession {
-        let gdl = Gdl::parse(rules).unwrap();
+        let gdl = Gdl::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
         let d = Duration::from_secs(1);
         GeneralSession::new("m", role, gdl, d, agent).unwrap()
     }
 
-    /// Plays `s` to the end against uniformly random moves drawn from `seed`, our moves
-    /// searched for `ms` milliseconds each unless answered at once; the goals, and
-    /// whether every one of our moves was answered at once.
-    fn play_out_against_random(s: &mut GeneralSession, seed: u64, ms: u64) -> (Vec<u32>, bool) {
+    /// Plays `s` to the end against `theirs` (an opponent's move, given its role and a
+    /// generator drawn from `seed`), our moves searched for `ms` milliseconds each unless
+    /// answered at once; the goals, and whether every one of our moves was answered at
+    /// once.
+    fn play_out(
+        s: &mut GeneralSession,
+        theirs: impl Fn(&GeneralSession, usize, &mut crate::rng::Rng) -> Term,
+        seed: u64,
+        ms: u64,
+    ) -> (Vec<u32>, bool) {
         let mut rng = crate::rng::seeded(Some(seed));
         let mut at_once = true;
         while !s.is_over() {
@@ -533,8 +535,7 @@ mod tests {
                         }
                     }
                 } else {
-                    let theirs = s.analysis.legal[role].choose(&mut rng).unwrap();
-                    s.gdl.display(theirs)
+                    s.gdl.display(&theirs(s, role, &mut rng))
                 };
                 joint.push(Sexpr::parse(&mv).unwrap());
             }
@@ -544,22 +545,38 @@ mod tests {
         (goals.collect(), at_once)
     }
 
+    /// A uniformly random legal move of `role`.
+    fn random(s: &GeneralSession, role: usize, rng: &mut crate::rng::Rng) -> Term {
+        s.analysis.legal[role].choose(rng).unwrap().clone()
+    }
+
     #[test]
     fn won_nim_solved_in_the_start_clock_is_answered_from_its_solution_and_won() {
         let path = format!("{}/gdl/nim.gdl", env!("CARGO_MANIFEST_DIR"));
-        let rules = std::fs::read_to_string(path).unwrap();
+        let gdl = Gdl::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
         // Heaps of 3, 4, 5 and 6 counters: their nim-sum is 4, so first wins.
-        let rules = ["a 11", "b 12", "c 15", "d 25"]
-            .iter()
-            .zip(["a 3", "b 4", "c 5", "d 6"])
-            .fold(rules, |r, (from, to)| {
-                r.replace(&format!("(size {from}))"), &format!("(size {to}))"))
+        let start = crate::mcts::tests::nim(&gdl, [3, 4, 5, 6], "first");
+        // A random opponent that takes every chance we give it: a move to heaps of
+        // nim-sum zero, where there is one.
+        let punishing = |s: &GeneralSession, role: usize, rng: &mut crate::rng::Rng| {
+            let legal = &s.analysis.legal[role];
+            let to_zero = legal.iter().find(|&m| {
+                let mut joint = vec![m.clone(); 2];
+                joint[s.us] = s.analysis.legal[s.us][0].clone();
+                let after = s.gdl.next_state(&s.position, &joint);
+                crate::mcts::tests::nim_sum(&s.gdl, &after).0 == 0
             });
+            to_zero.cloned().unwrap_or_else(|| random(s, role, rng))
+        };
         for seed in 0..4 {
-            let mut s = session_of(&rules, "first", AgentConfig::default());
+            let d = Duration::from_secs(1);
+            let gdl = Gdl::clone(&gdl);
+            let mut s = GeneralSession::new("m", "first", gdl, d, AgentConfig::default()).unwrap();
+            s.position = start.clone();
+            s.analysis = s.gdl.analyse(&start);
             s.ponder().unwrap()(&within(20_000));
             assert!(s.meta.clone().unwrap().lock().unwrap().solved());
-            let (goals, at_once) = play_out_against_random(&mut s, seed, 50);
+            let (goals, at_once) = play_out(&mut s, punishing, seed, 50);
             assert_eq!(goals, [100, 0], "seed {seed}");
             assert!(at_once, "seed {seed}: a move was searched");
         }
@@ -580,7 +597,7 @@ mod tests {
             s.ponder().unwrap()(&within(20_000));
             assert!(s.meta.clone().unwrap().lock().unwrap().solved());
             let us = s.us;
-            let (goals, _) = play_out_against_random(&mut s, seed, 1_000);
+            let (goals, _) = play_out(&mut s, random, seed, 1_000);
             assert!(goals[us] >= 50, "seed {seed} as {role}: {goals:?}");
         }
     }
