@@ -841,4 +841,7 @@ pub(super) fn random_joint<M: Clone>(legal: &[Vec<M>], rng: &mut Rng) -> Vec<M> 
 }
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;
+// Nim positions for the player's tests.
+#[cfg(test)]
+pub(crate) use tests::{nim, nim_sum};

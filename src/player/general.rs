@@ -555,7 +555,7 @@ mod tests {
         let path = format!("{}/gdl/nim.gdl", env!("CARGO_MANIFEST_DIR"));
         let gdl = Gdl::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
         // Heaps of 3, 4, 5 and 6 counters: their nim-sum is 4, so first wins.
-        let start = crate::mcts::tests::nim(&gdl, [3, 4, 5, 6], "first");
+        let start = crate::mcts::nim(&gdl, [3, 4, 5, 6], "first");
         // A random opponent that takes every chance we give it: a move to heaps of
         // nim-sum zero, where there is one.
         let punishing = |s: &GeneralSession, role: usize, rng: &mut crate::rng::Rng| {
@@ -564,7 +564,7 @@ mod tests {
                 let mut joint = vec![m.clone(); 2];
                 joint[s.us] = s.analysis.legal[s.us][0].clone();
                 let after = s.gdl.next_state(&s.position, &joint);
-                crate::mcts::tests::nim_sum(&s.gdl, &after).0 == 0
+                crate::mcts::nim_sum(&s.gdl, &after).0 == 0
             });
             to_zero.cloned().unwrap_or_else(|| random(s, role, rng))
         };
