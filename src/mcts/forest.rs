@@ -52,6 +52,23 @@ where
         Forest { trees }
     }
 
+    /// The memory bound of all the trees together, in bytes.
+    pub fn memory(&self) -> (usize, usize) {
+        self.trees.iter().fold((0, 0), |(m, b), t| {
+            let (tm, tb) = t.memory();
+            (m + tm, b + tb)
+        })
+    }
+
+    /// Every tree's memory bound set to its share of `memory_mb` MiB (a larger bound
+    /// lets a full tree grow again; a smaller one applies at its next recycling).
+    pub fn set_memory(&mut self, memory_mb: usize) {
+        let share = (memory_mb.max(1) << 20) / self.trees.len().max(1);
+        for tree in &mut self.trees {
+            tree.set_memory(share);
+        }
+    }
+
     /// The forest with `f` applied to every tree.
     fn map_trees(self, f: impl FnMut(Mcts<M>) -> Mcts<M>) -> Forest<M> {
         Forest {

@@ -48,6 +48,16 @@ impl<M: Model> Mcts<M> {
         (self.memory, self.bytes)
     }
 
+    /// Sets the memory bound to `bytes`: a tree left full under a smaller bound may grow
+    /// again; one over a smaller bound is recycled at its next expansion.
+    pub fn set_memory(&mut self, bytes: usize) {
+        if bytes != self.memory {
+            self.memory = bytes;
+            // Whether it is full is found again at the next expansion.
+            self.full = false;
+        }
+    }
+
     /// Nodes recycled since the tree was made.
     pub fn recycled(&self) -> u64 {
         self.recycled

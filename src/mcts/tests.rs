@@ -375,6 +375,38 @@ fn the_tree_stays_within_its_memory_and_recycles_its_least_visited_nodes() {
     assert_eq!(free.recycled(), 0);
 }
 
+#[test]
+fn a_tree_given_more_memory_grows_past_its_old_bound_and_one_given_less_recycles() {
+    let gdl = game("connect_four.gdl");
+    let start = gdl.initial_state();
+    let bound = 64 << 10;
+    let mut tree = Mcts::with_memory(gdl.clone(), Some(9), bound);
+    tree.search_within(&start, 0, within(1_000));
+    let recycled = tree.recycled();
+    assert!(recycled > 0, "the tree never filled");
+    tree.set_memory(4 * bound);
+    tree.search_within(&start, 0, within(1_000));
+    let (memory, bytes) = tree.memory();
+    assert_eq!(memory, 4 * bound);
+    assert!(
+        bytes > bound,
+        "the tree stayed within its old bound: {bytes} bytes"
+    );
+    assert!(
+        bytes <= 4 * bound,
+        "{bytes} bytes in a tree of {}",
+        4 * bound
+    );
+    tree.set_memory(bound);
+    tree.search_within(&start, 0, within(100));
+    assert!(
+        tree.memory().1 <= bound,
+        "the tree kept more than its new bound"
+    );
+    assert!(tree.recycled() > recycled, "nothing was recycled");
+    assert!(well_formed(&tree));
+}
+
 /// One player, ten steps, four moves at each; each `up` scores 10 points. The tree
 /// cannot reach the end within a few thousand iterations, so what the root learns of
 /// `up` comes from the playouts.

@@ -47,6 +47,8 @@ pub struct GeneralSession {
     iterations: Option<u64>,
     /// Threads a search may use at most.
     threads: usize,
+    /// The match's memory share, MiB: the trees' once no solution is sought.
+    memory_mb: usize,
     /// The random agent's generator.
     rng: crate::rng::Rng,
     /// The figures of our last move search, until the page takes them.
@@ -63,6 +65,8 @@ struct Search {
     tree: Arc<Mutex<Forest<Arc<Gdl>>>>,
     meta: Option<Arc<Mutex<Meta>>>,
     threads: usize,
+    /// The match's memory share, MiB: the trees' once no solution is sought.
+    memory_mb: usize,
     position: State,
     us: usize,
     legal: Vec<Term>,
@@ -94,8 +98,8 @@ impl GeneralSession {
         let analysis = gdl.analyse(&position);
         let searches = matches!(agent.kind, AgentKind::Alphabeta | AgentKind::Mcts);
         // The solution of a single-player game, or of a two-player one, takes half the
-        // memory while it is sought (all of it is freed if it is given up), the trees
-        // the rest.
+        // memory while it is sought, the trees the rest; if it is given up, the trees
+        // take all of it.
         let puzzle_mb = if gdl.roles().len() <= 2 {
             agent.hash_mb / 2
         } else {
@@ -127,6 +131,7 @@ impl GeneralSession {
             iterations: agent.iterations,
             meta,
             threads: agent.threads.max(1),
+            memory_mb: agent.hash_mb,
             rng: crate::rng::seeded(agent.seed),
             figures: Arc::default(),
             ended: Arc::default(),
@@ -214,6 +219,7 @@ impl GeneralSession {
             tree,
             meta: self.meta.clone(),
             threads: self.threads,
+            memory_mb: self.memory_mb,
             position: self.position.clone(),
             us: self.us,
             iterations: self.iterations,
@@ -363,6 +369,9 @@ impl Search {
         }
         let (cutoff, heuristic) = self.cutoff();
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
+        if !self.solution_held() {
+            tree.set_memory(self.memory_mb);
+        }
         tree.set_cutoff(cutoff);
         tree.set_heuristic(heuristic);
         if let Some(playouts) = self.chosen_playouts() {
@@ -451,6 +460,14 @@ impl Search {
         meta.prepare(&self.position, until, stop, match_id);
         meta.answer(&self.position, self.us)
             .filter(|m| self.legal.contains(m))
+    }
+
+    /// Whether the meta-gaming holds (or still seeks) a solution, in its share of the
+    /// memory.
+    fn solution_held(&self) -> bool {
+        self.meta
+            .as_ref()
+            .is_some_and(|m| m.lock().unwrap_or_else(|e| e.into_inner()).holds_solution())
     }
 
     /// Where the meta-gaming cuts the playouts: by the goals ([`crate::mcts::cutoff`])
@@ -642,6 +659,34 @@ mod tests {
             .unwrap();
         assert_eq!(s.info().plies, 2);
         assert_eq!(s.goals(), None);
+    }
+
+    #[test]
+    fn the_trees_take_the_whole_memory_once_the_solution_is_given_up() {
+        let agent = AgentConfig {
+            hash_mb: 2,
+            seed: Some(3),
+            ..AgentConfig::default()
+        };
+        let mut s = session("connect_four.gdl", "red", agent);
+        let tree = s.tree.clone().unwrap();
+        let bound = || tree.lock().unwrap().memory().0;
+        assert_eq!(bound(), 1 << 20, "half for the solution while it is sought");
+        // Connect four does not fit in 1 MiB: the solver gives it up within a few
+        // searches (a quarter of each).
+        let meta = s.meta.clone().unwrap();
+        let held = || meta.lock().unwrap().holds_solution();
+        for _ in 0..20 {
+            if !held() {
+                break;
+            }
+            let Reply::Search { search, .. } = s.reply() else {
+                panic!("red has seven moves");
+            };
+            search(&within(1_000));
+        }
+        assert!(!held(), "connect four's solution was not given up");
+        assert_eq!(bound(), 2 << 20, "the trees did not take the freed memory");
     }
 
     #[test]

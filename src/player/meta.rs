@@ -137,6 +137,11 @@ impl Meta {
         self.cutoff.cut(self.detection.as_ref()?)
     }
 
+    /// Whether a solution is held or still sought (and takes its share of the memory).
+    pub fn holds_solution(&self) -> bool {
+        self.puzzle.is_some()
+    }
+
     /// Whether the game is solved from its start.
     pub fn solved(&self) -> bool {
         self.solved
@@ -289,7 +294,7 @@ impl Meta {
 
 /// Search time after which a two-player game still not solved is given up: the tree
 /// search has played it all along with less time.
-const GIVE_UP: Duration = Duration::from_secs(60);
+const GIVE_UP: Duration = Duration::from_secs(20);
 
 /// A reward this close to 1 is a win.
 const WON: f64 = 1.0 - 1e-9;
