@@ -306,6 +306,28 @@ impl MatchSession for GeneralSession {
         Some(Box::new(move |limits| drop(search.run(&match_id, limits))))
     }
 
+    /// The meta-gaming: the survey, the playouts' trial and the game's solution, until
+    /// the start clock's deadline or done; the tree is grown after `ready`, by the ponder.
+    fn prepare(&mut self) -> Option<Ponder> {
+        if self.info.state != MatchState::Active || self.analysis.terminal {
+            return None;
+        }
+        let search = self.search(self.tree.clone()?, false);
+        let match_id = self.info.match_id.clone();
+        Some(Box::new(move |limits| {
+            let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
+            let unstopped = AtomicBool::new(false);
+            let stop = limits.stop.as_deref().unwrap_or(&unstopped);
+            search.prepare(&match_id, limits.hard_deadline.unwrap_or(far), stop);
+        }))
+    }
+
+    fn solved(&self) -> bool {
+        self.meta
+            .as_ref()
+            .is_some_and(|m| m.lock().unwrap_or_else(|e| e.into_inner()).solved())
+    }
+
     fn noop(&self) -> String {
         "noop".to_owned()
     }

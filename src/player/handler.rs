@@ -23,6 +23,7 @@ use super::service::SearchService;
 use super::session::{MatchSession, MatchState, Ponder, Reply, StartError};
 use super::start;
 use crate::agent::AgentConfig;
+use crate::search::Limits;
 use crate::search::clock;
 use crate::sexpr::Sexpr;
 use crate::web::observe::Observer;
@@ -36,6 +37,11 @@ pub const DEFAULT_MAX_MATCHES: usize = 8;
 pub const IDLE_GRACE: Duration = Duration::from_secs(30);
 /// Longest ponder: the table or tree is grown long before this, and clocks may be a day.
 pub const MAX_PONDER: Duration = Duration::from_secs(60);
+/// START is answered at least this long before its start clock ends, whatever the play
+/// margin: the preparation before it checks its clock only between reasoner steps.
+pub const START_MARGIN: Duration = Duration::from_millis(500);
+/// Less time than this left of the start clock is not worth a preparation.
+const MIN_PREPARE: Duration = Duration::from_millis(200);
 
 /// What the player needs to know beyond the messages.
 #[derive(Clone, Debug)]
@@ -234,10 +240,18 @@ impl Player {
         self.check_room(&self.matches(), &match_id)?;
         let agent = self.config.agent;
         let ponders = self.config.ponder;
+        // The start clock's preparation ends a margin before the controller's deadline.
+        let ready_by = (received + start_clock).checked_sub(self.config.margin.max(START_MARGIN));
         let opened = {
             let (match_id, role) = (match_id.clone(), role.clone());
             tokio::task::spawn_blocking(move || {
                 let mut session = start::open(&match_id, &role, &rules, play_clock, agent)?;
+                let worth = ready_by.filter(|&by| by > Instant::now() + MIN_PREPARE);
+                if let (true, Some(ready_by)) = (ponders, worth) {
+                    if let Some(prepare) = session.prepare() {
+                        prepare(&Limits::until(ready_by));
+                    }
+                }
                 let ponder = if ponders { session.ponder() } else { None };
                 Ok((session, ponder))
             })
@@ -257,6 +271,7 @@ impl Player {
             play_clock_s = play_clock.as_secs_f64(),
             search_ms = budget.as_millis() as u64,
             agent = %self.config.agent,
+            solved = session.solved(),
             "match started"
         );
         if play_clock.saturating_sub(self.config.margin) < play_clock / 10 {
@@ -551,6 +566,40 @@ mod tests {
         assert_eq!(send(&p, "(ABORT a)").await.unwrap(), "done");
         assert_eq!(send(&p, &start("c", "white")).await.unwrap(), "ready");
         assert_eq!(p.match_count(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_general_game_is_prepared_in_the_start_clock_before_ready() {
+        let p = player(4);
+        // Nim with heaps of 3, 4, 5 and 6 counters: small enough to solve at once.
+        let nim =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/nim.gdl")).unwrap();
+        let rules: String = nim
+            .lines()
+            .map(|l| l.split(';').next().unwrap_or(""))
+            .map(|l| match l.trim() {
+                "(init (size a 11))" => "(init (size a 3))",
+                "(init (size b 12))" => "(init (size b 4))",
+                "(init (size c 15))" => "(init (size c 5))",
+                "(init (size d 25))" => "(init (size d 6))",
+                other => other,
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(rules.contains("(size d 6)"), "nim.gdl's heaps changed");
+        let sent = Instant::now();
+        let start = format!("(START n first ({rules}) 20 1)");
+        assert_eq!(send(&p, &start).await.unwrap(), "ready");
+        // Answered within the start clock less its margin, the game solved by then.
+        assert!(sent.elapsed() < Duration::from_secs(20) - START_MARGIN);
+        let session = p.matches().get("n").unwrap().session.clone();
+        assert!(session.lock().unwrap().solved(), "not solved before ready");
+        // A START whose clock leaves too little to prepare answers without solving.
+        let quick = format!("(START q first ({rules}) 0 1)");
+        assert_eq!(send(&p, &quick).await.unwrap(), "ready");
+        let session = p.matches().get("q").unwrap().session.clone();
+        p.search.stop_pondering("q");
+        assert!(!session.lock().unwrap().solved());
     }
 
     #[tokio::test]

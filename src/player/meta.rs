@@ -199,6 +199,12 @@ impl Meta {
             "two-player game"
         };
         let started = Instant::now();
+        // A two-player game is searched for at most GIVE_UP in all.
+        let deadline = if single {
+            deadline
+        } else {
+            deadline.min(started + GIVE_UP.saturating_sub(self.solving))
+        };
         let mut timer = Timer::new(Some(deadline), Some(stop), 1);
         let solved = puzzle.solve(&self.gdl, state, &mut timer);
         // Every move here solved too, so that a win is answered by its shortest line

@@ -154,6 +154,17 @@ pub trait MatchSession: Send {
     /// A search preparing the next move, if one would help (the game goes on and the
     /// agent searches).
     fn ponder(&mut self) -> Option<Ponder>;
+    /// What to do in the start clock before answering START, if anything: work whose
+    /// result the first moves need (the general player's look at the game, and its
+    /// solution where one is found), run until its limits' deadline or done.
+    fn prepare(&mut self) -> Option<Ponder> {
+        None
+    }
+    /// Whether the game is solved from its start (and its moves answered from the
+    /// solution where it wins).
+    fn solved(&self) -> bool {
+        false
+    }
     /// How the rules spell the move of a role that waits.
     fn noop(&self) -> String;
     /// Every role's goal once the game is over in our model, in the rules' role order.
