@@ -247,10 +247,10 @@ impl Player {
             tokio::task::spawn_blocking(move || {
                 let mut session = start::open(&match_id, &role, &rules, play_clock, agent)?;
                 let worth = ready_by.filter(|&by| by > Instant::now() + MIN_PREPARE);
-                if let (true, Some(ready_by)) = (ponders, worth) {
-                    if let Some(prepare) = session.prepare() {
-                        prepare(&Limits::until(ready_by));
-                    }
+                if let (true, Some(ready_by)) = (ponders, worth)
+                    && let Some(prepare) = session.prepare()
+                {
+                    prepare(&Limits::until(ready_by));
                 }
                 let ponder = if ponders { session.ponder() } else { None };
                 Ok((session, ponder))
