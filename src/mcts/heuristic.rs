@@ -13,7 +13,9 @@
 //! connect four). Those that clear [`MIN_CORRELATION`] make the evaluation: a weighted
 //! sum of their counts, each weight its correlation, turned into the two roles' values by
 //! a logistic fitted on the same walks ([`Evaluation`]). A playout then stops a few moves
-//! after its leaf and is scored by that evaluation ([`super::Mcts::set_heuristic`]).
+//! after its leaf and is scored by that evaluation ([`super::Mcts::set_heuristic`]); or,
+//! with `--progressive-bias`, the playouts run to the end and the evaluation biases the
+//! tree's selection instead ([`super::Mcts::set_bias`]).
 //!
 //! Only games of two roles are evaluated: the result is one role's lead over the other.
 
@@ -95,35 +97,15 @@ const MIN_CORRELATION: f64 = 0.3;
 const ON_CORRELATION: f64 = 0.1;
 /// Sampled positions needed before any count is trusted.
 const MIN_SAMPLES: usize = 30;
-/// The relation of the mobility candidates: a role's legal moves, counted as the facts
-/// `(legal ROLE MOVE)` would be.
-const MOBILITY: &str = "legal";
 
 /// A candidate: the number of the state's facts of `relation` (of `arity` arguments)
-/// whose argument `place` is `value`; or, with the relation [`MOBILITY`], the number of
-/// legal moves of the role `value` (`(legal black _)`: no state fact is named `legal`).
+/// whose argument `place` is `value`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Feature {
     pub relation: String,
     pub arity: usize,
     pub place: usize,
     pub value: String,
-}
-
-impl Feature {
-    /// The candidate counting `role`'s legal moves.
-    fn mobility(role: &str) -> Feature {
-        Feature {
-            relation: MOBILITY.to_owned(),
-            arity: 2,
-            place: 0,
-            value: role.to_owned(),
-        }
-    }
-
-    fn is_mobility(&self) -> bool {
-        self.relation == MOBILITY
-    }
 }
 
 impl fmt::Display for Feature {
@@ -227,8 +209,6 @@ pub struct Evaluation {
     offset: f64,
     /// The logistic's slope.
     scale: f64,
-    /// Whether a mobility is weighted: then the score asks the rules for the legal moves.
-    mobility: bool,
 }
 
 impl Evaluation {
@@ -250,7 +230,6 @@ impl Evaluation {
                 .collect(),
             offset: kept.iter().map(|s| weight(s) * s.mean).sum(),
             scale,
-            mobility: kept.iter().any(|s| s.feature.is_mobility()),
         })
     }
 
@@ -261,12 +240,6 @@ impl Evaluation {
         for fact in state.fluents() {
             for feature in features_of(&self.gdl, fact) {
                 score += self.weights.get(&feature).copied().unwrap_or(0.0);
-            }
-        }
-        if self.mobility {
-            let legal = self.gdl.all_legal_moves(state);
-            for (feature, moves) in mobilities(&self.gdl, &legal) {
-                score += self.weights.get(&feature).copied().unwrap_or(0.0) * moves;
             }
         }
         score
@@ -319,20 +292,6 @@ fn features_of(gdl: &Gdl, fact: &Term) -> Vec<Feature> {
         .collect()
 }
 
-/// Each role's mobility candidate and its number of legal moves in `legal`.
-fn mobilities<'a, M>(
-    gdl: &'a Gdl,
-    legal: &'a [Vec<M>],
-) -> impl Iterator<Item = (Feature, f64)> + 'a {
-    gdl.role_names()
-        .into_iter()
-        .zip(legal)
-        .map(|(role, moves)| (Feature::mobility(&role), moves.len() as f64))
-}
-
-/// A walk's positions, each with its roles' mobility (if asked), and its result.
-type Walk = (Vec<(State, Vec<(Feature, f64)>)>, f64);
-
 /// One sampled position: its counts of every candidate, its ply, the walk's result.
 struct Sample {
     counts: BTreeMap<Feature, f64>,
@@ -341,21 +300,9 @@ struct Sample {
 }
 
 /// Walks up to [`WALKS`] uniformly random games from `root` (fewer if `timer` runs out
-/// first) and scores the counts of their facts, and the roles' mobility, by how well
-/// they predict the results.
+/// first) and scores the counts of their facts by how well they predict the results.
 pub fn detect(gdl: &Gdl, root: &State, rng: &mut Rng, timer: &mut Timer) -> Detection {
-    detect_with(gdl, root, rng, timer, true)
-}
-
-/// [`detect`], with the mobility candidates or without them.
-fn detect_with(
-    gdl: &Gdl,
-    root: &State,
-    rng: &mut Rng,
-    timer: &mut Timer,
-    mobility: bool,
-) -> Detection {
-    let mut walks: Vec<Walk> = Vec::new();
+    let mut walks: Vec<(Vec<State>, f64)> = Vec::new();
     if gdl.roles().len() == 2 {
         'walks: for _ in 0..WALKS {
             let mut state = root.clone();
@@ -370,12 +317,7 @@ fn detect_with(
                     result = Some(lead(&a.goals));
                     break;
                 }
-                let moves = if mobility {
-                    mobilities(gdl, &a.legal).collect()
-                } else {
-                    Vec::new()
-                };
-                positions.push((state.clone(), moves));
+                positions.push(state.clone());
                 let joint = crate::mcts::random_joint(&a.legal, rng);
                 state = gdl.next_state(&state, &joint);
             }
@@ -393,10 +335,10 @@ fn detect_with(
     let mut samples = Vec::new();
     for (positions, result) in &walks {
         for &ply in &plies {
-            let Some((state, moves)) = positions.get(ply) else {
+            let Some(state) = positions.get(ply) else {
                 continue;
             };
-            let mut counts: BTreeMap<Feature, f64> = moves.iter().cloned().collect();
+            let mut counts = BTreeMap::new();
             for fact in state.fluents() {
                 for feature in features_of(gdl, fact) {
                     *counts.entry(feature).or_insert(0.0) += 1.0;
@@ -548,32 +490,6 @@ mod tests {
             assert!(found.samples >= MIN_SAMPLES, "{file}: {found}");
             assert!(found.predictive().is_empty(), "{file}: {found}");
             assert!(Evaluation::new(gdl, &found, HeuristicSetting::Auto).is_none());
-        }
-    }
-
-    /// The mobility candidates are scored beside the counts, named as legal moves
-    /// (`(legal black _)`), in reversi and checkers; but random games show no link
-    /// between a role's moves and the result at equal ply (|correlation| below 0.1 at
-    /// this seed), so `auto` keeps none of them. Without them, no such candidate exists.
-    #[test]
-    fn mobility_is_scored_but_says_little_in_random_games() {
-        for (file, role) in [("reversi_6x6.gdl", "black"), ("checkers_6x6.gdl", "red")] {
-            let gdl = game(file);
-            let found = detection(&gdl);
-            let first = found
-                .scored
-                .iter()
-                .find(|s| s.feature == Feature::mobility(role));
-            let Some(first) = first else {
-                panic!("{file}: {found}");
-            };
-            assert_eq!(first.feature.to_string(), format!("(legal {role} _)"));
-            assert!(first.correlation.abs() < 0.1, "{file}: {found}");
-            assert!(!found.predictive().iter().any(|s| s.feature.is_mobility()));
-            let mut rng = crate::rng::seeded(Some(3));
-            let mut timer = Timer::new(None, None, 1);
-            let without = detect_with(&gdl, &gdl.initial_state(), &mut rng, &mut timer, false);
-            assert!(!without.scored.iter().any(|s| s.feature.is_mobility()));
         }
     }
 
