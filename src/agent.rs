@@ -60,6 +60,9 @@ pub struct AgentConfig {
     pub cutoff: crate::mcts::cutoff::CutoffSetting,
     /// Whether they may be cut and scored by a heuristic found in the start clock.
     pub heuristics: crate::mcts::heuristic::HeuristicSetting,
+    /// The weight of the heuristic's progressive bias in the tree's selection; 0 for
+    /// none (then the heuristic scores cut playouts instead).
+    pub progressive_bias: crate::mcts::heuristic::BiasWeight,
     /// Whether an MCTS tree makes one node of a position reached by several orders of
     /// moves.
     pub transpositions: bool,
@@ -87,6 +90,7 @@ impl Default for AgentConfig {
             playouts: Playouts::default(),
             cutoff: crate::mcts::cutoff::CutoffSetting::Auto,
             heuristics: crate::mcts::heuristic::HeuristicSetting::Off,
+            progressive_bias: crate::mcts::heuristic::BiasWeight::NONE,
             transpositions: true,
             transposition_values: crate::mcts::TranspositionValues::Edge,
             shared_proofs: true,

@@ -260,7 +260,7 @@ fn bench_mcts(
     let evaluation = Evaluation::new(gdl.clone(), &found, heuristics).map(Arc::new);
     println!(
         "{}",
-        heuristic::describe(heuristics, evaluation.as_deref(), &found)
+        heuristic::describe(heuristics, 0.0, evaluation.as_deref(), &found)
     );
     let evaluate = evaluation.map(|e| (heuristic::STEPS, e.evaluator()));
     for round in 1..=rounds {

@@ -7,7 +7,7 @@ use ggp_player::agent::{AgentConfig, AgentKind};
 use ggp_player::games;
 use ggp_player::gdl::Engine;
 use ggp_player::mcts::cutoff::CutoffSetting;
-use ggp_player::mcts::heuristic::HeuristicSetting;
+use ggp_player::mcts::heuristic::{BiasWeight, HeuristicSetting};
 use ggp_player::mcts::{Playouts, TranspositionValues};
 use ggp_player::memory;
 use ggp_player::player::ServeConfig;
@@ -63,6 +63,12 @@ pub struct ServeArgs {
     /// anything of it, to measure what the heuristic is worth) or off.
     #[arg(long, value_enum, default_value_t = HeuristicSetting::default())]
     heuristics: HeuristicSetting,
+    /// With a heuristic found (`--heuristics auto` or `on`), its weight as a progressive
+    /// bias: the tree's selection adds W·(H − ½)/(visits + 1) to a move's value, H the
+    /// heuristic's value of the position it leads to, and the playouts run to the end
+    /// instead of being cut. 0 (the default) for no bias.
+    #[arg(long, default_value = "0", value_parser = BiasWeight::parse)]
+    progressive_bias: BiasWeight,
     /// Whether Monte-Carlo tree search makes one node of a position reached by several
     /// orders of moves, sharing what was learnt of it (true or false).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
@@ -128,6 +134,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             playouts: args.playouts,
             cutoff: args.cutoff,
             heuristics: args.heuristics,
+            progressive_bias: args.progressive_bias,
             transpositions: args.transpositions,
             transposition_values: args.transposition_values,
             shared_proofs: args.shared_proofs,

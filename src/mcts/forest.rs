@@ -96,6 +96,13 @@ where
         }
     }
 
+    /// Every tree's selection biased by an evaluation ([`Mcts::set_bias`]), or not.
+    pub fn set_bias(&mut self, bias: Option<(f64, super::Evaluator<M::State>)>) {
+        for tree in &mut self.trees {
+            tree.set_bias(bias.clone());
+        }
+    }
+
     /// Every tree with transpositions if `on` ([`Mcts::with_transpositions`]).
     pub fn with_transpositions(self, on: bool) -> Forest<M> {
         self.map_trees(|t| t.with_transpositions(on))

@@ -13,7 +13,9 @@
 //! connect four). Those that clear [`MIN_CORRELATION`] make the evaluation: a weighted
 //! sum of their counts, each weight its correlation, turned into the two roles' values by
 //! a logistic fitted on the same walks ([`Evaluation`]). A playout then stops a few moves
-//! after its leaf and is scored by that evaluation ([`super::Mcts::set_heuristic`]).
+//! after its leaf and is scored by that evaluation ([`super::Mcts::set_heuristic`]); or,
+//! with `--progressive-bias`, the playouts run to the end and the evaluation biases the
+//! tree's selection instead ([`super::Mcts::set_bias`]).
 //!
 //! Only games of two roles are evaluated: the result is one role's lead over the other.
 
@@ -56,6 +58,29 @@ impl HeuristicSetting {
             HeuristicSetting::On => "on",
             HeuristicSetting::Off => "off",
         }
+    }
+}
+
+/// The weight of the heuristic's progressive bias (`serve --progressive-bias`): a
+/// number from 0 (no bias) to 10⁶, never NaN, so that it compares as equal to itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+pub struct BiasWeight(f64);
+
+impl Eq for BiasWeight {}
+
+impl BiasWeight {
+    pub const NONE: BiasWeight = BiasWeight(0.0);
+
+    /// The weight `text` says: a number from 0 to 10⁶.
+    pub fn parse(text: &str) -> Result<BiasWeight, String> {
+        match text.trim().parse::<f64>() {
+            Ok(w) if (0.0..=1e6).contains(&w) => Ok(BiasWeight(w)),
+            _ => Err("expected a weight from 0 to 1000000".to_owned()),
+        }
+    }
+
+    pub fn get(self) -> f64 {
+        self.0
     }
 }
 
@@ -409,11 +434,15 @@ fn score(samples: &[Sample]) -> Vec<Scored> {
 /// The meta-gaming's line for what `setting` makes of `found`.
 pub fn describe(
     setting: HeuristicSetting,
+    bias: f64,
     evaluation: Option<&Evaluation>,
     found: &Detection,
 ) -> String {
     let name = setting.name();
     match evaluation {
+        Some(e) if bias > 0.0 => {
+            format!("selection biased by {bias} × ({e}) (--heuristics {name}: {found})")
+        }
         Some(e) => format!(
             "playouts cut after {STEPS} moves, scored by {e} (--heuristics {name}: {found})"
         ),

@@ -28,7 +28,7 @@ impl<M: Model> Mcts<M> {
         };
         size_of::<Node<M::State, M::Move>>()
             + self.model.heap_bytes(&node.state)
-            + node.sums.len() * size_of::<f64>()
+            + (node.sums.len() + node.value.len()) * size_of::<f64>()
             + node.legal.iter().map(|m| per_role(m.len())).sum::<usize>()
             + node
                 .proven

@@ -17,6 +17,7 @@
 //! several orders of moves is one node ([`transpose`]); the trees of several threads
 //! share their proofs ([`shared`]).
 
+mod bias;
 pub mod choice;
 pub mod cutoff;
 pub mod forest;
@@ -192,6 +193,9 @@ struct Node<S, M> {
     sums: Vec<f64>,
     /// Per role, per legal move: visits and reward sum.
     stats: Vec<Vec<Stat>>,
+    /// Per role, the progressive bias's evaluation of this position, taken when the
+    /// node was made ([`bias`]); empty without one.
+    value: Vec<f64>,
     /// Children by joint move (a move index per role).
     children: HashMap<Vec<u32>, usize>,
     /// The role that chooses here (role 0 when none has a choice); `None` when several
@@ -297,6 +301,8 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     /// Steps after a leaf at which playouts stop and are scored by an evaluation
     /// ([`heuristic`]); before the goals' cut-off where both are set.
     heuristic: Option<(usize, Evaluator<M::State>)>,
+    /// The progressive bias's weight and evaluation ([`bias`]), if the selection has one.
+    bias: Option<(f64, Evaluator<M::State>)>,
     /// With transpositions: every node by its state's key, so that a position reached by
     /// two orders of moves is one node ([`transpose`]).
     table: Option<crate::gdl::hash::FastMap<u64, usize>>,
@@ -327,6 +333,7 @@ impl<M: Model> Mcts<M> {
             mast: None,
             cutoff: None,
             heuristic: None,
+            bias: None,
             table: None,
             shared: None,
             values: TranspositionValues::Edge,
@@ -563,6 +570,11 @@ impl<M: Model> Mcts<M> {
             (Some(r), None) => Some(r),
             (Some(_), Some(_)) => None,
         };
+        let value = if proven.is_none() {
+            self.evaluate(&state)
+        } else {
+            Vec::new()
+        };
         let mut node = Node {
             key: if self.keyed() {
                 self.model.key(&state)
@@ -575,6 +587,7 @@ impl<M: Model> Mcts<M> {
             visits: 0,
             sums,
             stats,
+            value,
             children: HashMap::new(),
             mover,
             proven,
@@ -689,12 +702,14 @@ impl<M: Model> Mcts<M> {
             } else {
                 // Read only here: a node with unvisited moves draws one of them.
                 let child_means = self.child_means(node, role);
+                let biases = self.biases(node, role);
                 let ucb = |i: usize| {
                     let s = &stats[i];
                     let mean = child_means.get(i).copied().flatten();
                     known(i).unwrap_or_else(|| {
                         mean.unwrap_or_else(|| s.mean())
                             + EXPLORATION * (log_n / s.visits as f64).sqrt()
+                            + biases.get(i).copied().unwrap_or(0.0)
                     })
                 };
                 (0..stats.len())

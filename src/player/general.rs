@@ -30,6 +30,14 @@ use crate::sexpr::Sexpr;
 use crate::web::grid_axes::{self, GridAxes};
 use crate::web::observe::{SearchFigures, Snapshot};
 
+/// What guides the tree's search besides its playouts: the goals' cut-off, the
+/// heuristic's cut playouts and the heuristic's progressive bias.
+type Guides = (
+    Option<usize>,
+    Option<(usize, Evaluator<State>)>,
+    Option<(f64, Evaluator<State>)>,
+);
+
 /// One match played by the reasoner.
 pub struct GeneralSession {
     info: MatchInfo,
@@ -118,7 +126,7 @@ impl GeneralSession {
         let meta = searches.then(|| {
             let bytes = puzzle_mb.max(1) << 20;
             let meta = Meta::new(gdl.clone(), bytes, agent.cutoff, agent.playouts, agent.seed)
-                .with_heuristics(agent.heuristics);
+                .with_heuristics(agent.heuristics, agent.progressive_bias.get());
             Arc::new(Mutex::new(meta))
         });
         Ok(GeneralSession {
@@ -389,13 +397,14 @@ impl Search {
             self.record_end(Ended::Proven);
             return self.gdl.display(&solved);
         }
-        let (cutoff, heuristic) = self.cutoff();
+        let (cutoff, heuristic, bias) = self.cutoff();
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
         if !self.solution_held() {
             tree.set_memory(self.memory_mb);
         }
         tree.set_cutoff(cutoff);
         tree.set_heuristic(heuristic);
+        tree.set_bias(bias);
         if let Some(playouts) = self.chosen_playouts() {
             tree.set_playouts(playouts);
         }
@@ -493,13 +502,14 @@ impl Search {
     }
 
     /// Where the meta-gaming cuts the playouts: by the goals ([`crate::mcts::cutoff`])
-    /// and by a heuristic ([`crate::mcts::heuristic`]).
-    fn cutoff(&self) -> (Option<usize>, Option<(usize, Evaluator<State>)>) {
+    /// and by a heuristic ([`crate::mcts::heuristic`]); and the heuristic's progressive
+    /// bias of the selection, if it has one instead.
+    fn cutoff(&self) -> Guides {
         let Some(meta) = self.meta.as_ref() else {
-            return (None, None);
+            return (None, None, None);
         };
         let meta = meta.lock().unwrap_or_else(|e| e.into_inner());
-        (meta.cutoff(), meta.heuristic())
+        (meta.cutoff(), meta.heuristic(), meta.bias())
     }
 
     /// The playouts the meta-gaming's trial chose, once made.

@@ -46,6 +46,8 @@ pub struct Meta {
     detection: Option<Detection>,
     /// Whether playouts may be cut and scored by a heuristic found here.
     heuristics: HeuristicSetting,
+    /// The weight of the heuristic's progressive bias (0: its playouts are cut instead).
+    bias: f64,
     /// The heuristic's evaluation, once found (never if none predicts).
     evaluation: Option<Arc<Evaluation>>,
     /// The game's solution so far, for one role or two; `None` in other games or once
@@ -92,6 +94,7 @@ impl Meta {
             cutoff,
             detection: None,
             heuristics: HeuristicSetting::Off,
+            bias: 0.0,
             evaluation: None,
             puzzle,
             solved: false,
@@ -102,17 +105,26 @@ impl Meta {
         }
     }
 
-    /// The same meta-gaming, seeking a heuristic as `heuristics` says.
-    pub fn with_heuristics(mut self, heuristics: HeuristicSetting) -> Meta {
+    /// The same meta-gaming, seeking a heuristic as `heuristics` says, to bias the
+    /// selection by it with weight `bias` if above 0, else to cut the playouts by it.
+    pub fn with_heuristics(mut self, heuristics: HeuristicSetting, bias: f64) -> Meta {
         self.heuristics = heuristics;
+        self.bias = bias;
         self
     }
 
     /// Steps after which the tree's playouts stop and are scored by the heuristic, and
-    /// its evaluation, where one was found.
+    /// its evaluation, where one was found and does not bias the selection instead.
     pub fn heuristic(&self) -> Option<(usize, Evaluator<State>)> {
-        let evaluation = self.evaluation.clone()?;
+        let evaluation = self.evaluation.clone().filter(|_| self.bias <= 0.0)?;
         Some((heuristic::STEPS, evaluation.evaluator()))
+    }
+
+    /// The progressive bias's weight and evaluation, where a heuristic was found and
+    /// `--progressive-bias` is above 0.
+    pub fn bias(&self) -> Option<(f64, Evaluator<State>)> {
+        let evaluation = self.evaluation.clone().filter(|_| self.bias > 0.0)?;
+        Some((self.bias, evaluation.evaluator()))
     }
 
     /// The playouts the trial chose, once made.
@@ -172,7 +184,8 @@ impl Meta {
                 let mut timer = Timer::new(Some(until + 2 * (until - now)), Some(stop), 1);
                 let found = heuristic::detect(&self.gdl, state, &mut rng, &mut timer);
                 let evaluation = Evaluation::new(self.gdl.clone(), &found, self.heuristics);
-                let line = heuristic::describe(self.heuristics, evaluation.as_ref(), &found);
+                let line =
+                    heuristic::describe(self.heuristics, self.bias, evaluation.as_ref(), &found);
                 info!(match_id, "meta-gaming: {line}");
                 self.evaluation = evaluation.map(Arc::new);
             }
