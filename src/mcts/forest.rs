@@ -52,7 +52,7 @@ where
         Forest { trees }
     }
 
-    /// The memory bound of all the trees together, in bytes.
+    /// The memory bound of all the trees together and what they hold now, in bytes.
     pub fn memory(&self) -> (usize, usize) {
         self.trees.iter().fold((0, 0), |(m, b), t| {
             let (tm, tb) = t.memory();

@@ -133,6 +133,18 @@ pub enum Expansion<M> {
     Moves(Vec<Vec<M>>),
 }
 
+/// The role that chooses among `legal` (every role's legal moves) where at most one does:
+/// the one with more than one move, role 0 where none has; `None` where several choose
+/// at once.
+pub fn mover<M>(legal: &[Vec<M>]) -> Option<usize> {
+    let mut choosers = (0..legal.len()).filter(|&r| legal[r].len() > 1);
+    match (choosers.next(), choosers.next()) {
+        (None, _) => Some(0),
+        (Some(r), None) => Some(r),
+        (Some(_), Some(_)) => None,
+    }
+}
+
 /// When a search stops: the first of these limits it meets.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Budget<'a> {
@@ -564,12 +576,7 @@ impl<M: Model> Mcts<M> {
         } else {
             Vec::new()
         };
-        let mut choosers = (0..legal.len()).filter(|&r| legal[r].len() > 1);
-        let mover = match (choosers.next(), choosers.next()) {
-            (None, _) => Some(0),
-            (Some(r), None) => Some(r),
-            (Some(_), Some(_)) => None,
-        };
+        let mover = mover(&legal);
         let value = if proven.is_none() {
             self.evaluate(&state)
         } else {

@@ -20,10 +20,10 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
-use super::{Expansion, Model, Timer};
+use super::{Expansion, Model, Timer, mover};
 
-/// A reward this close to 1 is the best there is.
-const BEST: f64 = 1.0 - 1e-9;
+/// A reward this close to 1 is the best there is (a win, in a game of two).
+pub const BEST: f64 = 1.0 - 1e-9;
 /// Rewards closer than this are equal.
 const EQUAL: f64 = 1e-9;
 
@@ -105,6 +105,14 @@ fn sooner(value: &Rewards, mover: usize, plies: u32, than: u32) -> bool {
     }
 }
 
+/// The joint move where `role` plays `m` and every other role its first (where it waits,
+/// its only) move of `legal`.
+fn joint<Mv: Clone>(legal: &[Vec<Mv>], role: usize, m: &Mv) -> Vec<Mv> {
+    let mut joint: Vec<Mv> = legal.iter().map(|l| l[0].clone()).collect();
+    joint[role] = m.clone();
+    joint
+}
+
 impl<M: Model> Puzzle<M>
 where
     M::State: Hash + Eq,
@@ -156,9 +164,7 @@ where
         };
         let mut keeping = Vec::new();
         for m in ours {
-            let mut joint: Vec<M::Move> = legal.iter().map(|l| l[0].clone()).collect();
-            joint[role] = m.clone();
-            let child = model.next(state, &joint);
+            let child = model.next(state, &joint(&legal, role, m));
             if let Some(s) = self.answer(&child)
                 && (s.rewards[role] - solved.rewards[role]).abs() <= EQUAL
             {
@@ -187,11 +193,9 @@ where
         let Expansion::Moves(legal) = model.expand(state) else {
             return Ok(());
         };
-        let mover = (0..legal.len()).find(|&r| legal[r].len() > 1).unwrap_or(0);
+        let mover = mover(&legal).unwrap_or(0);
         for m in &legal[mover] {
-            let mut joint: Vec<M::Move> = legal.iter().map(|l| l[0].clone()).collect();
-            joint[mover] = m.clone();
-            self.solve(model, &model.next(state, &joint), timer)?;
+            self.solve(model, &model.next(state, &joint(&legal, mover, m)), timer)?;
         }
         Ok(())
     }
@@ -238,8 +242,7 @@ where
             if timer.expired() {
                 return Err(Unsolved::OutOfTime);
             }
-            let mut joint: Vec<M::Move> = top.legal.iter().map(|l| l[0].clone()).collect();
-            joint[top.mover] = top.legal[top.mover][top.next].clone();
+            let joint = joint(&top.legal, top.mover, &top.legal[top.mover][top.next]);
             top.next += 1;
             let child = model.next(&top.state, &joint);
             if path.contains(&child) {
@@ -280,11 +283,9 @@ where
                 Ok(Some((value, 0)))
             }
             Expansion::Moves(legal) => {
-                let mut choosing = (0..legal.len()).filter(|&r| legal[r].len() > 1);
-                let mover = choosing.next().unwrap_or(0);
-                if legal.len() > 2 || choosing.next().is_some() {
+                let Some(mover) = mover(&legal).filter(|_| legal.len() <= 2) else {
                     return Err(Unsolved::NotInTurn);
-                }
+                };
                 path.insert(state.clone());
                 stack.push(Frame {
                     state,

@@ -323,10 +323,8 @@ impl MatchSession for GeneralSession {
         let search = self.search(self.tree.clone()?, false);
         let match_id = self.info.match_id.clone();
         Some(Box::new(move |limits| {
-            let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
-            let unstopped = AtomicBool::new(false);
-            let stop = limits.stop.as_deref().unwrap_or(&unstopped);
-            search.prepare(&match_id, limits.hard_deadline.unwrap_or(far), stop);
+            let (deadline, stop) = bounds(limits);
+            search.prepare(&match_id, deadline, &stop);
         }))
     }
 
@@ -389,10 +387,8 @@ impl Search {
     /// trees' most visited legal move, else the first legal move. Only a solved or proven
     /// position answers before the deadline.
     fn run(self, match_id: &str, limits: &Limits) -> String {
-        let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
-        let deadline = limits.hard_deadline.unwrap_or(far);
-        let unstopped = Arc::new(AtomicBool::new(false));
-        let stop = limits.stop.as_ref().unwrap_or(&unstopped);
+        let (deadline, stop) = bounds(limits);
+        let stop = &stop;
         if let Some(solved) = self.prepare(match_id, deadline, stop) {
             self.record_end(Ended::Proven);
             return self.gdl.display(&solved);
@@ -466,10 +462,9 @@ impl Search {
     /// The meta-gaming before the tree search: the survey and the playouts' trial once,
     /// and the game's solution, sought in a share of the time to `deadline`
     /// ([`Meta::solving_share`]); its move here, if it is solved and answers at once
-    /// ([`Meta::answer`]). The trial
-    /// takes at most half of what is left of the start clock while pondering (the first
-    /// ponder is the start clock's; its deadline is a play clock past it), else a quarter
-    /// of the move's time.
+    /// ([`Meta::answer`]). Where no move is due (the preparation in START, a ponder) the
+    /// trial takes at most half of what is left less a play clock, else a quarter of the
+    /// move's time.
     fn prepare(&self, match_id: &str, deadline: Instant, stop: &AtomicBool) -> Option<Term> {
         let mut meta = self
             .meta
@@ -545,6 +540,14 @@ impl Search {
 
 fn roles_text(gdl: &Gdl) -> String {
     gdl.role_names().join(", ")
+}
+
+/// The deadline and stop flag of `limits`: a year away, and a flag of its own, where it
+/// has none.
+fn bounds(limits: &Limits) -> (Instant, Arc<AtomicBool>) {
+    let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
+    let stop = limits.stop.clone().unwrap_or_default();
+    (limits.hard_deadline.unwrap_or(far), stop)
 }
 
 #[cfg(test)]

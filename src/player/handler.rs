@@ -246,8 +246,8 @@ impl Player {
             let (match_id, role) = (match_id.clone(), role.clone());
             tokio::task::spawn_blocking(move || {
                 let mut session = start::open(&match_id, &role, &rules, play_clock, agent)?;
-                let worth = ready_by.filter(|&by| by > Instant::now() + MIN_PREPARE);
-                if let (true, Some(ready_by)) = (ponders, worth)
+                if ponders
+                    && let Some(ready_by) = ready_by.filter(|&by| by > Instant::now() + MIN_PREPARE)
                     && let Some(prepare) = session.prepare()
                 {
                     prepare(&Limits::until(ready_by));

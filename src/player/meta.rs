@@ -4,8 +4,9 @@
 //! game of moves in turn, is solved outright when its positions fit in memory
 //! ([`crate::mcts::puzzle`]), so that later moves are answered from the solution. Where
 //! the goal values say something before the end, the tree's playouts are cut short and
-//! scored by them ([`crate::mcts::cutoff`], `--cutoff`). It runs in the start clock (the
-//! first ponder), on the opponent's time and, while the game is not solved yet, in the
+//! scored by them ([`crate::mcts::cutoff`], `--cutoff`). It runs in the start clock (before
+//! START is answered, or at the first ponder or search with `--no-ponder`), on the
+//! opponent's time and, while the game is not solved yet, in the
 //! first half of each move search (a two-player game's first quarter: the tree search
 //! plays while it is not solved).
 
@@ -21,7 +22,7 @@ use crate::mcts::choice::{Trial, Verdict, choose};
 use crate::mcts::cutoff::{self, CutoffSetting, Detection};
 use crate::mcts::heuristic::{self, Evaluation, HeuristicSetting};
 use crate::mcts::meta::Survey;
-use crate::mcts::puzzle::{Puzzle, Unsolved};
+use crate::mcts::puzzle::{BEST, Puzzle, Unsolved};
 use crate::mcts::walks::Walks;
 use crate::mcts::{Evaluator, Timer};
 
@@ -281,7 +282,7 @@ impl Meta {
         if self.gdl.roles().len() == 1 {
             return solved.best.clone();
         }
-        if solved.rewards[us] < WON {
+        if solved.rewards[us] < BEST {
             return None;
         }
         let keeping = puzzle.keeping(&self.gdl, state, us);
@@ -314,9 +315,6 @@ impl Meta {
 /// Search time after which a two-player game still not solved is given up: the tree
 /// search has played it all along with less time.
 const GIVE_UP: Duration = Duration::from_secs(20);
-
-/// A reward this close to 1 is a win.
-const WON: f64 = 1.0 - 1e-9;
 
 /// Whether games of `roles` roles may be solved outright: one role, or two (when they
 /// move in turn, as the survey finds).
