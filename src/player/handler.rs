@@ -16,14 +16,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use tracing::{error, info, warn};
+use tracing::{debug, error, info, warn};
 
 use super::protocol::Request;
 use super::service::SearchService;
 use super::session::{MatchSession, MatchState, Ponder, Reply, StartError};
 use super::start;
 use crate::agent::AgentConfig;
-use crate::search::Limits;
 use crate::search::clock;
 use crate::sexpr::Sexpr;
 use crate::web::observe::Observer;
@@ -42,6 +41,8 @@ pub const MAX_PONDER: Duration = Duration::from_secs(60);
 pub const START_MARGIN: Duration = Duration::from_millis(500);
 /// Less time than this left of the start clock is not worth a preparation.
 const MIN_PREPARE: Duration = Duration::from_millis(200);
+/// How long past its end START waits for a preparation still in a reasoner step.
+const PREPARE_GRACE: Duration = Duration::from_millis(100);
 
 /// What the player needs to know beyond the messages.
 #[derive(Clone, Debug)]
@@ -245,23 +246,22 @@ impl Player {
         let opened = {
             let (match_id, role) = (match_id.clone(), role.clone());
             tokio::task::spawn_blocking(move || {
-                let mut session = start::open(&match_id, &role, &rules, play_clock, agent)?;
-                if ponders
-                    && let Some(ready_by) = ready_by.filter(|&by| by > Instant::now() + MIN_PREPARE)
-                    && let Some(prepare) = session.prepare()
-                {
-                    prepare(&Limits::until(ready_by));
-                }
-                let ponder = if ponders { session.ponder() } else { None };
-                Ok((session, ponder))
+                start::open(&match_id, &role, &rules, play_clock, agent)
             })
             .await
         };
-        let (session, ponder) = match opened {
-            Ok(Ok(opened)) => opened,
+        let mut session = match opened {
+            Ok(Ok(session)) => session,
             Ok(Err(source)) => return Err(PlayerError::BadStart { match_id, source }),
             Err(_) => return Err(PlayerError::Crashed { match_id }),
         };
+        if ponders
+            && let Some(ready_by) = ready_by.filter(|&by| by > Instant::now() + MIN_PREPARE)
+            && let Some(prepare) = session.prepare()
+        {
+            self.prepare(&match_id, ready_by, prepare).await;
+        }
+        let ponder = if ponders { session.ponder() } else { None };
         let budget = self.search_time(play_clock);
         info!(
             match_id,
@@ -311,6 +311,22 @@ impl Player {
         // is grown when the first PLAY comes.
         self.start_pondering(&match_id, ponder, received + start_clock + play_clock);
         Ok("ready".to_owned())
+    }
+
+    /// Runs a match's preparation until `ready_by`, giving way to move searches as a
+    /// ponder does ([`SearchService::prepare`]); what it leaves undone the match's later
+    /// searches do. Waits at most [`PREPARE_GRACE`] past `ready_by`: the preparation
+    /// checks its clock only between reasoner steps, and START must be answered in time.
+    async fn prepare(&self, match_id: &str, ready_by: Instant, prepare: Ponder) {
+        match self.search.prepare(match_id, ready_by, prepare) {
+            Ok(Some(pending)) => {
+                if pending.wait_until(ready_by + PREPARE_GRACE).await.is_err() {
+                    debug!(match_id, "the preparation was stopped at the start clock");
+                }
+            }
+            Ok(None) => {}
+            Err(e) => warn!(match_id, error = %e, "cannot prepare"),
+        }
     }
 
     /// Refuses a START of a new match when `max_matches` are in progress.

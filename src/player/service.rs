@@ -12,8 +12,9 @@
 //! A pool of workers with a queue would make the later searches of a busy moment wait,
 //! and then answer with the quick fallback move or late; sharing by time slices costs
 //! each search some depth instead. Pondering (searching on the opponent's time to warm a
-//! match's table) is registered here by match: any move search stops every ponder, and
-//! no ponder starts while a move search runs, so that a reply always gets the cores.
+//! match's table) and a match's preparation in its start clock are registered here by
+//! match: any move search stops every such job, and none starts while a move search
+//! runs, so that a reply always gets the cores.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -32,8 +33,22 @@ pub struct SearchService {
     cores: usize,
     /// Move searches running now (not ponders).
     moves: Arc<AtomicUsize>,
-    /// The ponder jobs running, by match; dropping one stops it.
-    ponders: Mutex<HashMap<String, Pending<()>>>,
+    /// The jobs that give way to move searches (ponders, preparations), by match.
+    ponders: Mutex<HashMap<String, Yielding>>,
+}
+
+/// A job that gives way to move searches; dropping this stops it.
+struct Yielding {
+    stop: Arc<AtomicBool>,
+    /// A ponder's result channel, kept open so that the job runs (nobody awaits it); a
+    /// preparation's is the caller's [`Pending`].
+    _result: Option<oneshot::Receiver<()>>,
+}
+
+impl Drop for Yielding {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }
 
 /// The search service could not take a job.
@@ -45,7 +60,8 @@ pub struct CannotSearch(#[from] std::io::Error);
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Move,
-    Ponder,
+    /// A ponder or a preparation, which gives way to move searches.
+    Yielding,
 }
 
 impl SearchService {
@@ -72,7 +88,8 @@ impl SearchService {
         F: FnOnce(&Limits) -> T + Send + 'static,
     {
         self.ponders().clear();
-        self.start(Kind::Move, deadline, search)
+        let (result, stop) = self.start(Kind::Move, deadline, search)?;
+        Ok(Pending { result, stop })
     }
 
     /// Starts a search whose only purpose is to prepare `match_id`'s next move (filling
@@ -95,9 +112,40 @@ impl SearchService {
             debug!(match_id, "not pondering: a move search has the cores");
             return Ok(());
         }
-        let pending = self.start(Kind::Ponder, deadline, search)?;
-        ponders.insert(match_id.to_owned(), pending);
+        let (result, stop) = self.start(Kind::Yielding, deadline, search)?;
+        let job = Yielding {
+            stop,
+            _result: Some(result),
+        };
+        ponders.insert(match_id.to_owned(), job);
         Ok(())
+    }
+
+    /// Starts `match_id`'s preparation in its start clock, which gives way to move
+    /// searches as a ponder does, but whose end the caller awaits; `None` while a move
+    /// search runs (the match's later searches do what it would have done).
+    pub fn prepare<F>(
+        &self,
+        match_id: &str,
+        deadline: Instant,
+        search: F,
+    ) -> Result<Option<Pending<()>>, CannotSearch>
+    where
+        F: FnOnce(&Limits) + Send + 'static,
+    {
+        let mut ponders = self.ponders();
+        ponders.remove(match_id);
+        if self.moves.load(Ordering::SeqCst) > 0 {
+            debug!(match_id, "not preparing: a move search has the cores");
+            return Ok(None);
+        }
+        let (result, stop) = self.start(Kind::Yielding, deadline, search)?;
+        let job = Yielding {
+            stop: Arc::clone(&stop),
+            _result: None,
+        };
+        ponders.insert(match_id.to_owned(), job);
+        Ok(Some(Pending { result, stop }))
     }
 
     /// Stops `match_id`'s ponder job, if it has one.
@@ -105,7 +153,7 @@ impl SearchService {
         self.ponders().remove(match_id);
     }
 
-    /// Whether `match_id` has a ponder job that has not been stopped.
+    /// Whether `match_id` has a ponder (or preparation) job that has not been stopped.
     #[cfg(test)]
     pub(super) fn is_pondering(&self, match_id: &str) -> bool {
         self.ponders()
@@ -113,16 +161,17 @@ impl SearchService {
             .is_some_and(|p| !p.stop.load(Ordering::Relaxed))
     }
 
-    fn ponders(&self) -> std::sync::MutexGuard<'_, HashMap<String, Pending<()>>> {
+    fn ponders(&self) -> std::sync::MutexGuard<'_, HashMap<String, Yielding>> {
         self.ponders.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Starts `search` on a thread of its own: its result channel and stop flag.
     fn start<T, F>(
         &self,
         kind: Kind,
         deadline: Instant,
         search: F,
-    ) -> Result<Pending<T>, CannotSearch>
+    ) -> Result<(oneshot::Receiver<T>, Arc<AtomicBool>), CannotSearch>
     where
         T: Send + 'static,
         F: FnOnce(&Limits) -> T + Send + 'static,
@@ -156,10 +205,10 @@ impl SearchService {
         };
         let name = match kind {
             Kind::Move => "search",
-            Kind::Ponder => "ponder",
+            Kind::Yielding => "ponder",
         };
         thread::Builder::new().name(name.to_owned()).spawn(run)?;
-        Ok(Pending { result, stop })
+        Ok((result, stop))
     }
 }
 
@@ -298,6 +347,29 @@ mod tests {
         if let Ok(ran) = ran.expect("the ponder job ended") {
             assert!(ran < Duration::from_secs(10), "{ran:?}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_preparation_is_awaited_and_gives_way_to_a_move_search() {
+        let service = SearchService::new(1);
+        let preparing = service.prepare("m", far(), until_stopped_unit).unwrap();
+        let preparing = preparing.expect("no move search runs: the preparation starts");
+        assert!(service.is_pondering("m"));
+        std::thread::sleep(Duration::from_millis(50));
+        let start = Instant::now();
+        let soon = start + Duration::from_millis(100);
+        let pending = service.submit(soon, until_stopped).unwrap();
+        // The move search stopped it: it ends long before its own deadline (an hour away),
+        // with its result, or closed if it was stopped before its thread ran.
+        let ended = preparing.wait_until(start + Duration::from_secs(10)).await;
+        assert_ne!(ended.err(), Some(Late::TimedOut));
+        assert!(!service.is_pondering("m"));
+        assert!(pending.wait_until(far()).await.is_ok());
+        // While a move search runs, no preparation starts.
+        let running = service.submit(far(), until_stopped).unwrap();
+        assert!(service.prepare("n", far(), until_stopped_unit).unwrap().is_none());
+        assert!(!service.is_pondering("n"));
+        drop(running);
     }
 
     #[tokio::test]
