@@ -150,8 +150,8 @@ pub type PickMove<'a> = &'a mut dyn FnMut(usize, &[u32], &mut Rng) -> usize;
 pub struct Gdl {
     prog: Arc<Program>,
     propnet: Option<Arc<Propnet>>,
-    /// How the network is evaluated in playouts.
-    evaluator: Evaluator,
+    /// How the network is evaluated in playouts, if not as the network chose.
+    evaluator: Option<Evaluator>,
     /// Whether a state giving a role several goal values was logged already.
     several_goals: Arc<AtomicBool>,
     roles: Vec<Term>,
@@ -186,7 +186,7 @@ impl Gdl {
         Ok(Gdl {
             prog: Arc::new(prog),
             propnet: None,
-            evaluator: Evaluator::default(),
+            evaluator: None,
             several_goals: Arc::default(),
             roles,
             role_ids,
@@ -272,7 +272,7 @@ impl Gdl {
     /// [`Evaluator`]; the answers are the same, only their speed differs).
     pub fn with_evaluator(&self, evaluator: Evaluator) -> Gdl {
         Gdl {
-            evaluator,
+            evaluator: Some(evaluator),
             ..self.clone()
         }
     }

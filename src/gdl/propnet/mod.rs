@@ -43,14 +43,20 @@ use walk::Walk;
 /// How the network is evaluated in a playout. Queries on one state ([`Propnet::analyse`],
 /// [`Propnet::next_state`]) always sweep: with nothing to start from, propagation would
 /// compute every gate anyway.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Evaluator {
     /// Every gate a step needs, swept in order from scratch at every step.
     Sweep,
     /// Only the gates the changed fluents and moves reach, step to step.
-    #[default]
     Propagate,
 }
+
+/// Networks with fewer gates are swept in playouts. Propagation pays a fixed cost per
+/// playout (loading the state by its differences, clearing the moves) and per change;
+/// in lowest unique number (46 gates, one step a game) that made it 0.7 times as fast
+/// as sweeping, while tic-tac-toe (99 gates) gained 1.3 times and every larger game
+/// measured more (docs/measurements.md).
+const SWEEP_BELOW: usize = 50;
 
 /// How a random playout ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,6 +96,8 @@ pub(crate) struct Propnet {
     successor_after: Cone,
     /// Value arrays of finished queries, so that a query need not allocate.
     pool: Mutex<Vec<Vec<bool>>>,
+    /// How playouts are evaluated unless the caller says.
+    evaluator: Evaluator,
     propagator: Propagator,
     /// Evaluations of finished propagating playouts, each still up to date with the
     /// state it ended in, so that the next playout starts by changing only what differs.
@@ -191,7 +199,13 @@ impl Propnet {
         let first = net.needs(&first);
         let second = net.needs(&folded.next);
         let after: Vec<bool> = second.iter().zip(&first).map(|(&s, &f)| s && !f).collect();
+        let evaluator = if net.size().0 < SWEEP_BELOW {
+            Evaluator::Sweep
+        } else {
+            Evaluator::Propagate
+        };
         Ok(Propnet {
+            evaluator,
             propagator: Propagator::new(&net),
             walks: Mutex::new(Vec::new()),
             analysis: net.cone(&first),
@@ -219,8 +233,12 @@ impl Propnet {
     pub fn describe(&self) -> String {
         let (gates, edges) = self.net.size();
         let moves: usize = self.moves.iter().map(Vec::len).sum();
+        let playouts = match self.evaluator {
+            Evaluator::Sweep => "sweep",
+            Evaluator::Propagate => "propagation",
+        };
         format!(
-            "{} fluents, {moves} moves, {gates} gates, {edges} gate inputs",
+            "{} fluents, {moves} moves, {gates} gates, {edges} gate inputs; playouts by {playouts}",
             self.fluents.len()
         )
     }
@@ -342,17 +360,17 @@ impl Propnet {
         self.move_index.get(role)?.get(m).copied()
     }
 
-    /// [`super::Gdl::playout`] in bit sets, evaluated by `how`; `None` if the state holds
-    /// a fluent the network does not know.
+    /// [`super::Gdl::playout`] in bit sets, evaluated by `how` (by default as chosen for
+    /// this network's size); `None` if the state holds a fluent the network does not know.
     pub fn playout(
         &self,
         state: &State,
         rng: &mut Rng,
         limit: &mut PlayoutLimit,
-        how: Evaluator,
+        how: Option<Evaluator>,
     ) -> Option<Option<PlayoutEnd>> {
         let bits = self.bits(state)?;
-        Some(match how {
+        Some(match how.unwrap_or(self.evaluator) {
             Evaluator::Sweep => self.playout_sweeping(bits, rng, limit),
             Evaluator::Propagate => self.playout_propagating(&bits, rng, limit),
         })
