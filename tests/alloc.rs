@@ -1,5 +1,6 @@
 //! The engine allocates nothing per node: perft allocates nothing at all, and a
-//! search allocates a fixed amount per iteration however many nodes it visits.
+//! search allocates a fixed amount per iteration however many nodes it visits. A
+//! propositional network's playout allocates a fixed amount however many steps it has.
 //! (A binary of its own: the counting allocator must not see other tests.)
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -10,6 +11,8 @@ use ggp_player::games::ataxx::Ataxx;
 use ggp_player::games::breakthrough::eval::Improved;
 use ggp_player::games::breakthrough::{Board, perft::perft, solved};
 use ggp_player::games::halma::Halma;
+use ggp_player::gdl::{Engine, Evaluator, Gdl, PlayoutLimit};
+use ggp_player::rng::seeded;
 use ggp_player::search::{self, Limits};
 
 struct Counting;
@@ -106,4 +109,40 @@ fn the_table_of_solved_openings_is_small() {
     assert!(held > 0, "the table is read at the first lookup");
     assert!(held < 1 << 20, "{held} bytes of heap");
     assert!(text < 1 << 20, "{text} bytes of text");
+}
+
+/// Pentago's random games last about 60 steps: a playout of the network, swept or
+/// propagated, allocates a few buffers (the start state's bits, the goals), none per step.
+#[test]
+fn network_playouts_allocate_nothing_per_step() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/pentago.gdl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let gdl = Gdl::parse_with(&text, Engine::Propnet).unwrap();
+    let start = gdl.initial_state();
+    let mut rng = seeded(Some(7));
+    for evaluator in [Evaluator::Sweep, Evaluator::Propagate] {
+        let model = gdl.with_evaluator(evaluator);
+        let mut steps = 0u64;
+        let mut play = |steps: &mut u64| {
+            let limit = PlayoutLimit {
+                max_steps: 1_000,
+                stop: &mut || {
+                    *steps += 1;
+                    false
+                },
+                pick: None,
+            };
+            assert!(model.playout(&start, &mut rng, limit).is_some());
+        };
+        // The first playout fills the pools of value arrays.
+        play(&mut steps);
+        let playouts = 10;
+        steps = 0;
+        let n = allocations_during(|| (0..playouts).for_each(|_| play(&mut steps)));
+        assert!(steps >= 20 * playouts, "{evaluator:?}: {steps} steps");
+        assert!(
+            n <= 8 * playouts,
+            "{evaluator:?}: {n} allocations in {playouts} playouts of {steps} steps"
+        );
+    }
 }

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use ggp_player::gdl::{Engine, Gdl, GdlError};
+use ggp_player::gdl::{Engine, Evaluator, Gdl, GdlError, PlayoutLimit};
 use ggp_player::rng::seeded;
 use ggp_player::sexpr::Sexpr;
 
@@ -88,6 +88,50 @@ fn the_network_agrees_with_the_reasoner_on_the_course_files_plain_and_scrambled(
         agree(&rules_of(path), &path.display().to_string(), i as u64);
         let (rules, _) = scramble(&rules_of(path), 200 + i as u64);
         agree(&rules, &format!("{} scrambled", path.display()), i as u64);
+    }
+}
+
+/// Playouts from the states of a random game of `path`, evaluated by sweeping and by
+/// propagating, with the same random numbers: they must end alike. Each propagating
+/// playout starts from the evaluation the previous one left, so loading a state by its
+/// differences is checked too; every other playout picks moves by their keys.
+fn playouts_agree(path: &PathBuf, seed: u64) {
+    let gdl = with_propnet(&rules_of(path), &path.display().to_string());
+    let (sweep, propagate) = (
+        gdl.with_evaluator(Evaluator::Sweep),
+        gdl.with_evaluator(Evaluator::Propagate),
+    );
+    let mut rng = seeded(Some(seed));
+    let mut state = gdl.initial_state();
+    for step in 0..12 {
+        let ends = [&sweep, &propagate].map(|model| {
+            let mut rng = seeded(Some(seed * 100 + step));
+            let mut pick =
+                |_: usize, keys: &[u32], _: &mut _| keys.iter().sum::<u32>() as usize % keys.len();
+            let limit = PlayoutLimit {
+                max_steps: 200,
+                stop: &mut || false,
+                pick: if step % 2 == 1 { Some(&mut pick) } else { None },
+            };
+            model.playout(&state, &mut rng, limit)
+        });
+        assert_eq!(ends[0], ends[1], "{path:?} from step {step}");
+        let legal = gdl.all_legal_moves(&state);
+        if gdl.is_terminal(&state) || legal.iter().any(Vec::is_empty) {
+            break;
+        }
+        let joint: Vec<_> = legal
+            .iter()
+            .map(|ms| ms[rand::RngExt::random_range(&mut rng, 0..ms.len())].clone())
+            .collect();
+        state = gdl.next_state(&state, &joint);
+    }
+}
+
+#[test]
+fn playouts_evaluated_by_propagation_end_as_swept_ones_on_every_project_file() {
+    for (i, path) in project_files().iter().enumerate() {
+        playouts_agree(path, i as u64);
     }
 }
 

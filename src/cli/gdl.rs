@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use ggp_player::games;
-use ggp_player::gdl::{Engine, Gdl, playouts_in};
+use ggp_player::gdl::{Engine, Evaluator, Gdl, playouts_in};
 use ggp_player::mcts::cutoff::{CutoffSetting, Detection, WALKS};
 use ggp_player::mcts::heuristic::{self, Evaluation, HeuristicSetting};
 use ggp_player::mcts::walks::Walks;
@@ -79,7 +79,8 @@ pub enum GdlCommand {
         scramble: Option<u64>,
     },
     /// Random playouts per second from the initial state, by the reasoner and by the
-    /// propositional network, measured in alternate rounds.
+    /// propositional network (evaluated by sweeping every gate each step, and by
+    /// propagating only the changes), measured in alternate rounds.
     Bench {
         /// The GDL (KIF) file.
         file: PathBuf,
@@ -91,7 +92,7 @@ pub enum GdlCommand {
         rounds: usize,
         /// Measure instead Monte-Carlo tree searches from the initial state (by the
         /// default model), with random and with MAST playouts, a fresh tree each: their
-        /// playouts per second.
+        /// playouts per second (for a network, with each way of evaluating it).
         #[arg(long)]
         mcts: bool,
         /// With --mcts: whether the playouts may be cut by the goal values, as `serve
@@ -213,7 +214,8 @@ fn bench(
     }
     let mut models = vec![("reasoner", gdl.reasoner_only())];
     if gdl.engine_name() == "propnet" {
-        models.push(("propnet", gdl));
+        models.push(("sweep", gdl.with_evaluator(Evaluator::Sweep)));
+        models.push(("propagate", gdl.with_evaluator(Evaluator::Propagate)));
     }
     let time = Duration::from_secs_f64(seconds);
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); models.len()];
@@ -233,8 +235,13 @@ fn bench(
     for ((name, _), m) in models.iter().zip(&medians) {
         line += &format!(" {name} {m:.0}");
     }
-    if let [reasoner, propnet] = medians[..] {
-        line += &format!(" (propnet/reasoner {:.1}x)", propnet / reasoner.max(1e-9));
+    if let [reasoner, sweep, propagate] = medians[..] {
+        line += &format!(
+            " (sweep/reasoner {:.1}x, propagate/reasoner {:.1}x, propagate/sweep {:.2}x)",
+            sweep / reasoner.max(1e-9),
+            propagate / reasoner.max(1e-9),
+            propagate / sweep.max(1e-9)
+        );
     }
     println!("{line}");
     Ok(())
@@ -247,7 +254,15 @@ fn bench_mcts(
     rounds: usize,
     (cutoff, heuristics): (CutoffSetting, HeuristicSetting),
 ) -> anyhow::Result<()> {
-    let kinds = [Playouts::Random, Playouts::Mast];
+    let evaluators: &[Option<Evaluator>] = if gdl.engine_name() == "propnet" {
+        &[Some(Evaluator::Sweep), Some(Evaluator::Propagate)]
+    } else {
+        &[None]
+    };
+    let kinds: Vec<(Playouts, Option<Evaluator>)> = [Playouts::Random, Playouts::Mast]
+        .into_iter()
+        .flat_map(|k| evaluators.iter().map(move |&e| (k, e)))
+        .collect();
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
     let start = gdl.initial_state();
     println!("model: {}", gdl.engine_name());
@@ -265,8 +280,12 @@ fn bench_mcts(
     let evaluate = evaluation.map(|e| (heuristic::STEPS, e.evaluator()));
     for round in 1..=rounds {
         let mut line = format!("round {round}:");
-        for (kind, rates) in kinds.iter().zip(&mut rates) {
-            let mut tree = Mcts::new(gdl.clone(), Some(1), 256).with_playouts(*kind);
+        for (&(kind, evaluator), rates) in kinds.iter().zip(&mut rates) {
+            let model = match evaluator {
+                Some(e) => Arc::new(gdl.with_evaluator(e)),
+                None => gdl.clone(),
+            };
+            let mut tree = Mcts::new(model, Some(1), 256).with_playouts(kind);
             tree.set_cutoff(cut);
             tree.set_heuristic(evaluate.clone());
             let budget = Budget {
@@ -277,18 +296,28 @@ fn bench_mcts(
             let rate = c.playouts as f64 / c.elapsed.as_secs_f64();
             rates.push(rate);
             line += &format!(
-                " {kind:?} {rate:.0} playouts/s ({} iterations)",
+                " {} {rate:.0} playouts/s ({} iterations)",
+                kind_name(kind, evaluator),
                 c.iterations
             );
         }
         println!("{line}");
     }
     let mut line = String::from("median playouts/s:");
-    for (kind, rates) in kinds.iter().zip(&mut rates) {
-        line += &format!(" {kind:?} {:.0}", median(rates));
+    for (&(kind, evaluator), rates) in kinds.iter().zip(&mut rates) {
+        line += &format!(" {} {:.0}", kind_name(kind, evaluator), median(rates));
     }
     println!("{line}");
     Ok(())
+}
+
+/// A playout kind of `gdl bench --mcts`, with the network's evaluator if any.
+fn kind_name(kind: Playouts, evaluator: Option<Evaluator>) -> String {
+    match evaluator {
+        Some(Evaluator::Sweep) => format!("{kind:?}/sweep"),
+        Some(Evaluator::Propagate) => format!("{kind:?}/propagate"),
+        None => format!("{kind:?}"),
+    }
 }
 
 fn median(v: &mut [f64]) -> f64 {

@@ -38,7 +38,7 @@ mod term;
 
 pub use compare::{Compared, MAX_COMPARED_STEPS};
 pub use error::GdlError;
-pub use propnet::PlayoutEnd;
+pub use propnet::{Evaluator, PlayoutEnd};
 pub use random::RandomGame;
 pub use scramble::scramble;
 pub use speed::playouts_in;
@@ -150,6 +150,8 @@ pub type PickMove<'a> = &'a mut dyn FnMut(usize, &[u32], &mut Rng) -> usize;
 pub struct Gdl {
     prog: Arc<Program>,
     propnet: Option<Arc<Propnet>>,
+    /// How the network is evaluated in playouts, if not as the network chose.
+    evaluator: Option<Evaluator>,
     /// Whether a state giving a role several goal values was logged already.
     several_goals: Arc<AtomicBool>,
     roles: Vec<Term>,
@@ -184,6 +186,7 @@ impl Gdl {
         Ok(Gdl {
             prog: Arc::new(prog),
             propnet: None,
+            evaluator: None,
             several_goals: Arc::default(),
             roles,
             role_ids,
@@ -265,6 +268,15 @@ impl Gdl {
         }
     }
 
+    /// The same game with its network's playouts evaluated by `evaluator` (see
+    /// [`Evaluator`]; the answers are the same, only their speed differs).
+    pub fn with_evaluator(&self, evaluator: Evaluator) -> Gdl {
+        Gdl {
+            evaluator: Some(evaluator),
+            ..self.clone()
+        }
+    }
+
     /// Joint moves from `state` (uniformly random, or the `limit`'s picks) until the
     /// game ends (terminal, or a role without legal moves) or the `limit`'s steps are
     /// played; `None` if its `stop` ended the playout first.
@@ -275,7 +287,7 @@ impl Gdl {
         mut limit: PlayoutLimit,
     ) -> Option<PlayoutEnd> {
         if let Some(net) = &self.propnet
-            && let Some(end) = net.playout(state, rng, &mut limit)
+            && let Some(end) = net.playout(state, rng, &mut limit, self.evaluator)
         {
             return end;
         }

@@ -9,7 +9,7 @@
 use super::build::Gate;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Leaf,
     And,
     Or,
@@ -31,12 +31,12 @@ pub(super) struct Cone {
 }
 
 pub(super) struct Net {
-    kind: Vec<Kind>,
+    pub kind: Vec<Kind>,
     /// The inputs of gate `g` are `inputs[start[g]..start[g + 1]]`.
     start: Vec<u32>,
     inputs: Vec<u32>,
-    /// Gate ranges of the recursive cycles.
-    cycles: Vec<(u32, u32)>,
+    /// Gate ranges of the recursive cycles, in gate order.
+    pub cycles: Vec<(u32, u32)>,
 }
 
 impl Net {
@@ -121,9 +121,15 @@ impl Net {
         Cone { blocks }
     }
 
+    /// The gates whose values gate `g` reads.
+    #[inline]
+    pub fn inputs_of(&self, g: usize) -> &[u32] {
+        &self.inputs[self.start[g] as usize..self.start[g + 1] as usize]
+    }
+
     #[inline]
     fn value(&self, g: usize, vals: &[bool]) -> bool {
-        let ins = &self.inputs[self.start[g] as usize..self.start[g + 1] as usize];
+        let ins = self.inputs_of(g);
         match self.kind[g] {
             Kind::And => ins.iter().all(|&i| vals[i as usize]),
             Kind::Or => ins.iter().any(|&i| vals[i as usize]),
@@ -142,17 +148,23 @@ impl Net {
                 }
                 continue;
             }
-            vals[range.clone()].fill(false);
-            loop {
-                let mut changed = false;
-                for g in range.clone() {
-                    let v = self.value(g, vals);
-                    changed |= v != vals[g];
-                    vals[g] = v;
-                }
-                if !changed {
-                    break;
-                }
+            self.fixpoint(range, vals);
+        }
+    }
+
+    /// The least fixpoint of the recursive cycle of gates `range`: swept from false
+    /// until nothing changes.
+    pub fn fixpoint(&self, range: std::ops::Range<usize>, vals: &mut [bool]) {
+        vals[range.clone()].fill(false);
+        loop {
+            let mut changed = false;
+            for g in range.clone() {
+                let v = self.value(g, vals);
+                changed |= v != vals[g];
+                vals[g] = v;
+            }
+            if !changed {
+                break;
             }
         }
     }
