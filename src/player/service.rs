@@ -367,7 +367,12 @@ mod tests {
         assert!(pending.wait_until(far()).await.is_ok());
         // While a move search runs, no preparation starts.
         let running = service.submit(far(), until_stopped).unwrap();
-        assert!(service.prepare("n", far(), until_stopped_unit).unwrap().is_none());
+        assert!(
+            service
+                .prepare("n", far(), until_stopped_unit)
+                .unwrap()
+                .is_none()
+        );
         assert!(!service.is_pondering("n"));
         drop(running);
     }
