@@ -414,11 +414,19 @@ impl Search {
         choice.log(match_id);
         tracing::debug!(match_id, threads, ?ended, "mcts search ended");
         self.record_end(ended);
+        let best = choice.best.clone().filter(|m| self.legal.contains(m));
+        let played = self.keep(match_id, best.clone());
         if let Some(slot) = &self.figures {
-            let figures = SearchFigures::of_mcts(&choice, self.line_text(&choice.line));
+            // The line shown starts with the move played: the solution's alone, if it
+            // overrode the tree's.
+            let line = match played.as_ref().filter(|&m| Some(m) != best.as_ref()) {
+                Some(m) => vec![self.gdl.display(m)],
+                None => self.line_text(&choice.line),
+            };
+            let figures = SearchFigures::of_mcts(&choice, line);
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(figures);
         }
-        match self.keep(match_id, choice.best.filter(|m| self.legal.contains(m))) {
+        match played {
             Some(m) => self.gdl.display(&m),
             None => self.fallback(),
         }
@@ -583,7 +591,12 @@ mod tests {
                         Reply::Now(mv) | Reply::Wait(mv) => mv,
                         Reply::Search { search, .. } => {
                             at_once = false;
-                            search(&within(ms))
+                            let mv = search(&within(ms));
+                            // The page's line for the search starts with the move played.
+                            if let Some(f) = s.take_figures() {
+                                assert_eq!(f.pv.first(), Some(&mv), "{f:?}");
+                            }
+                            mv
                         }
                     }
                 } else {
@@ -682,7 +695,9 @@ mod tests {
         let Reply::Search { search, .. } = s.reply() else {
             panic!("o has eight moves");
         };
-        let reply = search(&within(100));
+        // Long enough for a tree of some iterations beside the solver's share on a
+        // loaded machine.
+        let reply = search(&within(1000));
         assert!(reply.starts_with("(mark "), "{reply}");
         // The search leaves its figures once: our move first in its line.
         let f = s.take_figures().expect("a move search leaves figures");

@@ -105,20 +105,7 @@ impl SearchService {
     where
         F: FnOnce(&Limits) + Send + 'static,
     {
-        // An earlier ponder of the match is dropped, and so stopped, either way.
-        let mut ponders = self.ponders();
-        ponders.remove(match_id);
-        if self.moves.load(Ordering::SeqCst) > 0 {
-            debug!(match_id, "not pondering: a move search has the cores");
-            return Ok(());
-        }
-        let (result, stop) = self.start(Kind::Yielding, deadline, search)?;
-        let job = Yielding {
-            stop,
-            _result: Some(result),
-        };
-        ponders.insert(match_id.to_owned(), job);
-        Ok(())
+        self.yielding(match_id, deadline, search, false).map(drop)
     }
 
     /// Starts `match_id`'s preparation in its start clock, which gives way to move
@@ -133,19 +120,44 @@ impl SearchService {
     where
         F: FnOnce(&Limits) + Send + 'static,
     {
+        self.yielding(match_id, deadline, search, true)
+    }
+
+    /// Starts a job that gives way to move searches, registered as `match_id`'s (its
+    /// earlier one dropped, and so stopped, either way), unless a move search runs; its
+    /// handle if `awaited`.
+    fn yielding<F>(
+        &self,
+        match_id: &str,
+        deadline: Instant,
+        search: F,
+        awaited: bool,
+    ) -> Result<Option<Pending<()>>, CannotSearch>
+    where
+        F: FnOnce(&Limits) + Send + 'static,
+    {
         let mut ponders = self.ponders();
         ponders.remove(match_id);
         if self.moves.load(Ordering::SeqCst) > 0 {
-            debug!(match_id, "not preparing: a move search has the cores");
+            debug!(
+                match_id,
+                awaited, "not pondering: a move search has the cores"
+            );
             return Ok(None);
         }
         let (result, stop) = self.start(Kind::Yielding, deadline, search)?;
+        let (kept, handed) = if awaited {
+            let stop = Arc::clone(&stop);
+            (None, Some(Pending { result, stop }))
+        } else {
+            (Some(result), None)
+        };
         let job = Yielding {
-            stop: Arc::clone(&stop),
-            _result: None,
+            stop,
+            _result: kept,
         };
         ponders.insert(match_id.to_owned(), job);
-        Ok(Some(Pending { result, stop }))
+        Ok(handed)
     }
 
     /// Stops `match_id`'s ponder job, if it has one.
