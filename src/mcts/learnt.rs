@@ -209,12 +209,9 @@ pub fn learn(gdl: Arc<Gdl>, walks: &[(Vec<State>, f64)]) -> Result<Learnt, Strin
     let (inner, check) = (vectors(&|p| p < CHECK), vectors(&|p| p == CHECK));
     let ridge = RIDGES
         .iter()
-        .copied()
-        .min_by(|&a, &b| {
-            let at = |r: f64| loss(&newton_ridge(&inner, count, r), &check).0;
-            at(a).total_cmp(&at(b))
-        })
-        .unwrap_or(RIDGES[0]);
+        .map(|&r| (loss(&newton_ridge(&inner, count, r), &check).0, r))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map_or(RIDGES[0], |(_, r)| r);
     let w = newton_ridge(&vectors(&|p| p != TEST), count, ridge);
     let (loss, accuracy) = loss(&w, &vectors(&|p| p == TEST));
     let mean = train.iter().map(|s| s.result).sum::<f64>() / train.len() as f64;
