@@ -110,13 +110,20 @@ pub fn measure(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
 /// The weights (in logits per count) of `count` features that best predict the scores
 /// of `data` (feature vector, score of the side the features are seen from).
 pub fn newton(data: &[(Sparse, f64)], count: usize) -> Vec<f64> {
+    newton_ridge(data, count, RIDGE)
+}
+
+/// [`newton`] with a ridge penalty of `ridge` per position: a larger one where the
+/// features are many for the positions (a weight per fluent of a game fitted to a few
+/// hundred random games), so that rare features keep small weights.
+pub fn newton_ridge(data: &[(Sparse, f64)], count: usize, ridge: f64) -> Vec<f64> {
     let n = data.len() as f64;
     let mut w = vec![0.0; count];
     for _ in 0..MAX_STEPS {
-        let mut grad: Vec<f64> = w.iter().map(|&wi| 2.0 * RIDGE * n * wi).collect();
+        let mut grad: Vec<f64> = w.iter().map(|&wi| 2.0 * ridge * n * wi).collect();
         let mut hess = vec![vec![0.0; count]; count];
         for (i, row) in hess.iter_mut().enumerate() {
-            row[i] = 2.0 * RIDGE * n;
+            row[i] = 2.0 * ridge * n;
         }
         for (v, y) in data {
             let p = sigmoid(v.dot(&w));

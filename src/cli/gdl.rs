@@ -8,7 +8,7 @@ use anyhow::Context;
 use ggp_player::games;
 use ggp_player::gdl::{Engine, Evaluator, Gdl, playouts_in};
 use ggp_player::mcts::cutoff::{CutoffSetting, Detection, WALKS};
-use ggp_player::mcts::heuristic::{self, Evaluation, HeuristicSetting};
+use ggp_player::mcts::heuristic::{self, HeuristicSetting};
 use ggp_player::mcts::walks::Walks;
 use ggp_player::mcts::{Budget, Mcts, Playouts, Timer};
 use ggp_player::rng::seeded;
@@ -271,13 +271,16 @@ fn bench_mcts(
     let found = Detection::of(&walks);
     println!("{}", cutoff.describe(&found));
     let cut = cutoff.cut(&found);
-    let found = heuristic::detect(&gdl, &start, &mut seeded(Some(0)), &mut timer);
-    let evaluation = Evaluation::new(gdl.clone(), &found, heuristics).map(Arc::new);
-    println!(
-        "{}",
-        heuristic::describe(heuristics, 0.0, evaluation.as_deref(), &found)
+    let (evaluation, line) = heuristic::find(
+        &gdl,
+        &start,
+        heuristics,
+        0.0,
+        &mut seeded(Some(0)),
+        &mut timer,
     );
-    let evaluate = evaluation.map(|e| (heuristic::STEPS, e.evaluator()));
+    println!("{line}");
+    let evaluate = evaluation.map(|e| (heuristic::STEPS, e));
     for round in 1..=rounds {
         let mut line = format!("round {round}:");
         for (&(kind, evaluator), rates) in kinds.iter().zip(&mut rates) {

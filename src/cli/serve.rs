@@ -57,13 +57,15 @@ pub struct ServeArgs {
     #[arg(long, value_enum, default_value_t = CutoffSetting::Auto)]
     cutoff: CutoffSetting,
     /// In games no engine of ours recognises, whether Monte-Carlo tree search may stop its
-    /// playouts a few moves after its leaf and score them by counts of the state's facts
-    /// (pieces of each colour, say) found in the start clock: auto (where random games
-    /// show that such a count predicts the result), on (with any count that says
-    /// anything of it, to measure what the heuristic is worth) or off.
+    /// playouts a few moves after its leaf and score them by an evaluation found in the
+    /// start clock by random games: auto (by counts of the state's facts, pieces of each
+    /// colour say, where such a count predicts the result), on (with any count that says
+    /// anything of it, to measure what the heuristic is worth), learnt (by a weight for
+    /// every fact of the state fitted to the games' results, where it predicts games held
+    /// out of the fit better than a constant) or off.
     #[arg(long, value_enum, default_value_t = HeuristicSetting::default())]
     heuristics: HeuristicSetting,
-    /// With a heuristic found (`--heuristics auto` or `on`), its weight as a progressive
+    /// With a heuristic found (`--heuristics auto`, `on` or `learnt`), its weight as a progressive
     /// bias: the tree's selection adds W·(H − ½)/(visits + 1) to a move's value, H the
     /// heuristic's value of the position it leads to, and the playouts run to the end
     /// instead of being cut. 0 (the default) for no bias.

@@ -17,6 +17,9 @@
 //! with `--progressive-bias`, the playouts run to the end and the evaluation biases the
 //! tree's selection instead ([`super::Mcts::set_bias`]).
 //!
+//! `--heuristics learnt` weighs every fluent instead of counts ([`super::learnt`]); [`find`]
+//! makes either evaluation.
+//!
 //! Only games of two roles are evaluated: the result is one role's lead over the other.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -24,7 +27,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::cutoff::correlation;
-use super::{Evaluator, MAX_PLAYOUT_STEPS, Timer};
+use super::{Evaluator, MAX_PLAYOUT_STEPS, Timer, learnt};
 use crate::gdl::{Gdl, State, Term};
 use crate::rng::Rng;
 
@@ -36,6 +39,9 @@ pub enum HeuristicSetting {
     Auto,
     /// With whatever counts say anything of the result, however little (for measuring).
     On,
+    /// With a weight for every fluent, fitted to random games' results, where it
+    /// predicts held-out games better than a constant ([`super::learnt`]).
+    Learnt,
     /// Never: playouts as without heuristics.
     #[default]
     Off,
@@ -43,12 +49,12 @@ pub enum HeuristicSetting {
 
 impl HeuristicSetting {
     /// The least correlation of a count the evaluation uses under this setting; `None`
-    /// when off.
+    /// when off or when it learns weights of fluents instead of counts.
     fn threshold(self) -> Option<f64> {
         match self {
             HeuristicSetting::Auto => Some(MIN_CORRELATION),
             HeuristicSetting::On => Some(ON_CORRELATION),
-            HeuristicSetting::Off => None,
+            HeuristicSetting::Learnt | HeuristicSetting::Off => None,
         }
     }
 
@@ -56,6 +62,7 @@ impl HeuristicSetting {
         match self {
             HeuristicSetting::Auto => "auto",
             HeuristicSetting::On => "on",
+            HeuristicSetting::Learnt => "learnt",
             HeuristicSetting::Off => "off",
         }
     }
@@ -302,29 +309,7 @@ struct Sample {
 /// Walks up to [`WALKS`] uniformly random games from `root` (fewer if `timer` runs out
 /// first) and scores the counts of their facts by how well they predict the results.
 pub fn detect(gdl: &Gdl, root: &State, rng: &mut Rng, timer: &mut Timer) -> Detection {
-    let mut walks: Vec<(Vec<State>, f64)> = Vec::new();
-    if gdl.roles().len() == 2 {
-        'walks: for _ in 0..WALKS {
-            let mut state = root.clone();
-            let mut positions = Vec::new();
-            let mut result = None;
-            for _ in 0..MAX_PLAYOUT_STEPS {
-                if timer.expired() {
-                    break 'walks;
-                }
-                let a = gdl.analyse(&state);
-                if a.terminal || a.legal.iter().any(Vec::is_empty) {
-                    result = Some(lead(&a.goals));
-                    break;
-                }
-                positions.push(state.clone());
-                let joint = crate::mcts::random_joint(&a.legal, rng);
-                state = gdl.next_state(&state, &joint);
-            }
-            let result = result.unwrap_or_else(|| lead(&gdl.goals(&state)));
-            walks.push((positions, result));
-        }
-    }
+    let walks = walk(gdl, root, WALKS, rng, timer);
     let mut lengths: Vec<usize> = walks.iter().map(|w| w.0.len()).collect();
     lengths.sort_unstable();
     let length = lengths.get(lengths.len() / 2).copied().unwrap_or(0);
@@ -369,6 +354,43 @@ pub fn detect(gdl: &Gdl, root: &State, rng: &mut Rng, timer: &mut Timer) -> Dete
         scored,
         positions,
     }
+}
+
+/// Up to `count` uniformly random games of a two-player `gdl` from `root` (fewer if
+/// `timer` runs out first; none in games of other numbers of roles), each as the states
+/// it went through before its end and its result ([`lead`]).
+pub fn walk(
+    gdl: &Gdl,
+    root: &State,
+    count: u32,
+    rng: &mut Rng,
+    timer: &mut Timer,
+) -> Vec<(Vec<State>, f64)> {
+    let mut walks = Vec::new();
+    if gdl.roles().len() != 2 {
+        return walks;
+    }
+    for _ in 0..count {
+        let mut state = root.clone();
+        let mut positions = Vec::new();
+        let mut result = None;
+        for _ in 0..MAX_PLAYOUT_STEPS {
+            if timer.expired() {
+                return walks;
+            }
+            let a = gdl.analyse(&state);
+            if a.terminal || a.legal.iter().any(Vec::is_empty) {
+                result = Some(lead(&a.goals));
+                break;
+            }
+            positions.push(state.clone());
+            let joint = crate::mcts::random_joint(&a.legal, rng);
+            state = gdl.next_state(&state, &joint);
+        }
+        let result = result.unwrap_or_else(|| lead(&gdl.goals(&state)));
+        walks.push((positions, result));
+    }
+    walks
 }
 
 /// The first role's goal less the second's, on a scale of −1 to 1 (a missing goal 0).
@@ -431,22 +453,43 @@ fn score(samples: &[Sample]) -> Vec<Scored> {
     scored
 }
 
-/// The meta-gaming's line for what `setting` makes of `found`.
-pub fn describe(
+/// What `setting` finds from `root` (unless off) by random games until `timer` runs out:
+/// the evaluation to use, if any, and the meta-gaming's line for it, the evaluation to
+/// bias the selection with weight `bias` if above 0, else to score cut playouts.
+pub fn find(
+    gdl: &Arc<Gdl>,
+    root: &State,
     setting: HeuristicSetting,
     bias: f64,
-    evaluation: Option<&Evaluation>,
-    found: &Detection,
-) -> String {
+    rng: &mut Rng,
+    timer: &mut Timer,
+) -> (Option<Evaluator<State>>, String) {
     let name = setting.name();
-    match evaluation {
-        Some(e) if bias > 0.0 => {
-            format!("selection biased by {bias} × ({e}) (--heuristics {name}: {found})")
+    let used = |e: &dyn fmt::Display| {
+        if bias > 0.0 {
+            format!("selection biased by {bias} × ({e})")
+        } else {
+            format!("playouts cut after {STEPS} moves, scored by {e}")
         }
-        Some(e) => format!(
-            "playouts cut after {STEPS} moves, scored by {e} (--heuristics {name}: {found})"
-        ),
-        None => format!("no heuristic (--heuristics {name}: {found})"),
+    };
+    if setting == HeuristicSetting::Learnt {
+        let walks = walk(gdl, root, learnt::WALKS, rng, timer);
+        return match learnt::learn(gdl.clone(), &walks) {
+            Ok(l) if l.fit.useful() => {
+                let line = format!("{} (--heuristics {name})", used(&l));
+                (Some(Arc::new(l).evaluator()), line)
+            }
+            Ok(l) => (None, format!("no heuristic (--heuristics {name}: {l})")),
+            Err(why) => (None, format!("no heuristic (--heuristics {name}: {why})")),
+        };
+    }
+    let found = detect(gdl, root, rng, timer);
+    match Evaluation::new(gdl.clone(), &found, setting) {
+        Some(e) => {
+            let line = format!("{} (--heuristics {name}: {found})", used(&e));
+            (Some(Arc::new(e).evaluator()), line)
+        }
+        None => (None, format!("no heuristic (--heuristics {name}: {found})")),
     }
 }
 

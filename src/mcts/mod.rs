@@ -22,6 +22,7 @@ pub mod choice;
 pub mod cutoff;
 pub mod forest;
 pub mod heuristic;
+pub mod learnt;
 mod memory;
 pub mod meta;
 pub mod native;

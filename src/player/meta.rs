@@ -20,7 +20,7 @@ use crate::gdl::{Gdl, State, Term};
 use crate::mcts::Playouts;
 use crate::mcts::choice::{Trial, Verdict, choose};
 use crate::mcts::cutoff::{self, CutoffSetting, Detection};
-use crate::mcts::heuristic::{self, Evaluation, HeuristicSetting};
+use crate::mcts::heuristic::{self, HeuristicSetting};
 use crate::mcts::meta::Survey;
 use crate::mcts::puzzle::{BEST, Puzzle, Unsolved};
 use crate::mcts::walks::Walks;
@@ -50,7 +50,7 @@ pub struct Meta {
     /// The weight of the heuristic's progressive bias (0: its playouts are cut instead).
     bias: f64,
     /// The heuristic's evaluation, once found (never if none predicts).
-    evaluation: Option<Arc<Evaluation>>,
+    evaluation: Option<Evaluator<State>>,
     /// The game's solution so far, for one role or two; `None` in other games or once
     /// given up.
     puzzle: Option<Puzzle<Arc<Gdl>>>,
@@ -118,14 +118,14 @@ impl Meta {
     /// its evaluation, where one was found and does not bias the selection instead.
     pub fn heuristic(&self) -> Option<(usize, Evaluator<State>)> {
         let evaluation = self.evaluation.clone().filter(|_| self.bias <= 0.0)?;
-        Some((heuristic::STEPS, evaluation.evaluator()))
+        Some((heuristic::STEPS, evaluation))
     }
 
     /// The progressive bias's weight and evaluation, where a heuristic was found and
     /// `--progressive-bias` is above 0.
     pub fn bias(&self) -> Option<(f64, Evaluator<State>)> {
         let evaluation = self.evaluation.clone().filter(|_| self.bias > 0.0)?;
-        Some((self.bias, evaluation.evaluator()))
+        Some((self.bias, evaluation))
     }
 
     /// The playouts the trial chose, once made.
@@ -183,12 +183,16 @@ impl Meta {
             info!(match_id, "meta-gaming: {found}; {cut}");
             if self.heuristics != HeuristicSetting::Off {
                 let mut timer = Timer::new(Some(until + 2 * (until - now)), Some(stop), 1);
-                let found = heuristic::detect(&self.gdl, state, &mut rng, &mut timer);
-                let evaluation = Evaluation::new(self.gdl.clone(), &found, self.heuristics);
-                let line =
-                    heuristic::describe(self.heuristics, self.bias, evaluation.as_ref(), &found);
+                let (evaluation, line) = heuristic::find(
+                    &self.gdl,
+                    state,
+                    self.heuristics,
+                    self.bias,
+                    &mut rng,
+                    &mut timer,
+                );
                 info!(match_id, "meta-gaming: {line}");
-                self.evaluation = evaluation.map(Arc::new);
+                self.evaluation = evaluation;
             }
             self.survey = Some(found);
         }
