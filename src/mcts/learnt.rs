@@ -167,8 +167,8 @@ pub fn learn(gdl: Arc<Gdl>, walks: &[(Vec<State>, f64)]) -> Result<Learnt, Strin
     for (i, (states, lead)) in walks.iter().enumerate() {
         let (from, to) = (states.len() / 4, 3 * states.len() / 4);
         let stride = ((to - from) / PER_WALK).max(1);
+        let result = (lead.clamp(-1.0, 1.0) + 1.0) / 2.0;
         for state in states[from..to].iter().step_by(stride).take(PER_WALK) {
-            let result = (lead.clamp(-1.0, 1.0) + 1.0) / 2.0;
             let sample = Sample {
                 fluents: state.fluents(),
                 result,

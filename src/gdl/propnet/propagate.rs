@@ -40,8 +40,9 @@ pub(super) struct Live {
     /// Every gate's value; the caller reads them, and flips bases and inputs by
     /// [`Propagator::set`].
     pub vals: Vec<bool>,
-    /// Per `and`/`or` gate outside a cycle: how many of its inputs are true. Signed,
-    /// because a flip and its undo may be counted in either order.
+    /// Per `and`/`or` gate: how many of its inputs are true (read only outside the
+    /// cycles, which are swept instead). Signed, because a flip and its undo may be
+    /// counted in either order.
     count: Vec<i32>,
     /// Gates whose value changed and whose readers were not yet told: the gate times 2,
     /// plus 1 if it became true.
@@ -145,6 +146,7 @@ impl Propagator {
     #[inline]
     fn tell_readers(&self, net: &Net, live: &mut Live, g: u32, v: bool) {
         let from = self.cycle_of[g as usize];
+        let delta = if v { 1 } else { -1 };
         let readers = self.out_start[g as usize] as usize..self.out_start[g as usize + 1] as usize;
         for &o in &self.outs[readers] {
             let o = o as usize;
@@ -157,13 +159,13 @@ impl Propagator {
                 continue;
             }
             let now = match net.kind[o] {
-                Kind::And | Kind::Or => {
-                    live.count[o] += if v { 1 } else { -1 };
-                    if net.kind[o] == Kind::And {
-                        live.count[o] == self.arity[o] as i32
-                    } else {
-                        live.count[o] > 0
-                    }
+                Kind::And => {
+                    live.count[o] += delta;
+                    live.count[o] == self.arity[o] as i32
+                }
+                Kind::Or => {
+                    live.count[o] += delta;
+                    live.count[o] > 0
                 }
                 // Read, not `!v`: `g` may have flipped back since this change was queued.
                 Kind::Not => !live.vals[g as usize],

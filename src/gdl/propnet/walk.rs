@@ -47,15 +47,13 @@ impl Propnet {
             walk.settled = true;
             return;
         }
+        // A walk retracts its moves before each step ends, so none is asserted here.
         for i in 0..self.fluents.len() {
             p.set(
                 live,
                 (FIRST_BASE + i) as u32,
                 bits[i / 64] >> (i % 64) & 1 == 1,
             );
-        }
-        for m in self.moves.iter().flatten() {
-            p.set(live, m.input, false);
         }
         p.settle(&self.net, live);
     }
