@@ -265,7 +265,6 @@ fn bench_mcts(
         .collect();
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
     let start = gdl.initial_state();
-    println!("model: {}", gdl.engine_name());
     let mut timer = Timer::new(None, None, 1);
     let walks = Walks::play(&gdl, &start, WALKS, &mut seeded(Some(0)), &mut timer);
     let found = Detection::of(&walks);
