@@ -419,21 +419,18 @@ impl Propnet {
     ) -> bool {
         chosen.clear();
         for (role, ms) in self.moves.iter().enumerate() {
-            let count = ms.iter().filter(|m| vals[m.legal as usize]).count();
-            if count == 0 {
+            keys.clear();
+            let legal = ms.iter().filter(|m| vals[m.legal as usize]);
+            keys.extend(legal.map(|m| m.input));
+            if keys.is_empty() {
                 return false;
             }
             let k = match limit.pick.as_mut() {
-                Some(pick) => {
-                    keys.clear();
-                    let legal = ms.iter().filter(|m| vals[m.legal as usize]);
-                    keys.extend(legal.map(|m| m.input));
-                    pick(role, keys, rng)
-                }
-                None => rng.random_range(0..count),
+                Some(pick) => pick(role, keys, rng),
+                None => rng.random_range(0..keys.len()),
             };
-            if let Some(m) = ms.iter().filter(|m| vals[m.legal as usize]).nth(k) {
-                chosen.push(m.input);
+            if let Some(&m) = keys.get(k) {
+                chosen.push(m);
             }
         }
         true

@@ -3,9 +3,11 @@
 //!
 //! From one step of a playout to the next only a few fluents change (a heap in nim, a
 //! marble and a quadrant in pentago), so sweeping every gate again ([`Net::run`]) mostly
-//! recomputes what did not change. Here each `and`/`or` gate also keeps how many of its
-//! inputs are true, so that a flipped input updates it in constant time: an `and` holds
-//! when all its inputs do, an `or` when one does, a `not` is the opposite of its input.
+//! recomputes what did not change. Here each gate also keeps a *score*, so that a flipped
+//! input updates it in constant time, and the gate holds exactly when its score is above
+//! zero: an `or` counts its true inputs, an `and` its true inputs less all but one (so it
+//! reaches one when all hold), a `not` its false input. One rule for every kind keeps the
+//! update free of a branch on the gate's kind, the hottest spot of a playout.
 //!
 //! A recursive cycle (a block of gates that read one another, see [`Net::fixpoint`]) has
 //! no such local rule: its least fixpoint may need every member again. When one of its
@@ -22,15 +24,20 @@ use super::eval::{Cone, Kind, Net};
 /// `cycle_of` of a gate outside every recursive cycle.
 const NO_CYCLE: u32 = u32::MAX;
 
+/// In an entry of `outs`: the reader belongs to a recursive cycle (and is swept instead).
+/// Gate numbers stay far below it: grounding gives up past
+/// [`super::ground::MAX_GROUND_LITERALS`] literals.
+const IN_CYCLE: u32 = 1 << 31;
+
 /// What propagation needs of a circuit besides its gates: who reads each gate.
 pub(super) struct Propagator {
-    /// The gates that read gate `g` are `outs[out_start[g]..out_start[g + 1]]`.
+    /// The gates that read gate `g` are `outs[out_start[g]..out_start[g + 1]]`, each as
+    /// the reader times 2, plus 1 if it is a `not` (whose score falls as its input rises),
+    /// plus [`IN_CYCLE`] if it belongs to a recursive cycle.
     out_start: Vec<u32>,
     outs: Vec<u32>,
     /// Per gate: the index of the recursive cycle it belongs to, or [`NO_CYCLE`].
     cycle_of: Vec<u32>,
-    /// Per gate: how many inputs it has (an `and` holds when that many are true).
-    arity: Vec<u32>,
     /// Every gate of the circuit, to start from scratch.
     whole: Cone,
 }
@@ -40,10 +47,10 @@ pub(super) struct Live {
     /// Every gate's value; the caller reads them, and flips bases and inputs by
     /// [`Propagator::set`].
     pub vals: Vec<bool>,
-    /// Per `and`/`or` gate: how many of its inputs are true (read only outside the
-    /// cycles, which are swept instead). Signed, because a flip and its undo may be
-    /// counted in either order.
-    count: Vec<i32>,
+    /// Per gate outside the cycles (which are swept instead): its score, above zero
+    /// exactly when the gate holds. Signed, because a flip and its undo may be counted in
+    /// either order.
+    score: Vec<i32>,
     /// Gates whose value changed and whose readers were not yet told: the gate times 2,
     /// plus 1 if it became true.
     stack: Vec<u32>,
@@ -62,11 +69,10 @@ impl Propagator {
             cycle_of[a as usize..b as usize].fill(c as u32);
         }
         let mut readers = vec![0u32; n + 1];
-        let mut arity = vec![0u32; n];
-        for (g, ar) in arity.iter_mut().enumerate() {
-            let ins = net.inputs_of(g);
-            *ar = ins.len() as u32;
-            ins.iter().for_each(|&i| readers[i as usize + 1] += 1);
+        for g in 0..n {
+            net.inputs_of(g)
+                .iter()
+                .for_each(|&i| readers[i as usize + 1] += 1);
         }
         for g in 0..n {
             readers[g + 1] += readers[g];
@@ -74,8 +80,12 @@ impl Propagator {
         let mut fill = readers.clone();
         let mut outs = vec![0u32; readers[n] as usize];
         for g in 0..n {
+            let mut entry = (g as u32) << 1 | (net.kind[g] == Kind::Not) as u32;
+            if cycle_of[g] != NO_CYCLE {
+                entry |= IN_CYCLE;
+            }
             for &i in net.inputs_of(g) {
-                outs[fill[i as usize] as usize] = g as u32;
+                outs[fill[i as usize] as usize] = entry;
                 fill[i as usize] += 1;
             }
         }
@@ -83,7 +93,6 @@ impl Propagator {
             out_start: readers,
             outs,
             cycle_of,
-            arity,
             whole: net.cone(&vec![true; n]),
         }
     }
@@ -94,7 +103,7 @@ impl Propagator {
         vals[1] = true;
         Live {
             vals,
-            count: vec![0; net.len()],
+            score: vec![0; net.len()],
             stack: Vec::new(),
             dirty: vec![false; net.cycles.len()],
             waiting: Vec::new(),
@@ -105,11 +114,15 @@ impl Propagator {
     /// Computes every gate from the bases and inputs already in `live.vals`.
     pub fn reset(&self, net: &Net, live: &mut Live) {
         net.run(&self.whole, &mut live.vals);
-        for (g, count) in live.count.iter_mut().enumerate() {
-            if matches!(net.kind[g], Kind::And | Kind::Or) {
-                let ins = net.inputs_of(g);
-                *count = ins.iter().filter(|&&i| live.vals[i as usize]).count() as i32;
-            }
+        for (g, score) in live.score.iter_mut().enumerate() {
+            let ins = net.inputs_of(g);
+            let held = ins.iter().filter(|&&i| live.vals[i as usize]).count() as i32;
+            *score = match net.kind[g] {
+                Kind::Or => held,
+                Kind::And => held + 1 - ins.len() as i32,
+                Kind::Not => 1 - held,
+                Kind::Leaf => 0,
+            };
         }
         live.stack.clear();
         live.waiting.clear();
@@ -130,7 +143,7 @@ impl Propagator {
     pub fn settle(&self, net: &Net, live: &mut Live) {
         loop {
             while let Some(event) = live.stack.pop() {
-                self.tell_readers(net, live, event >> 1, event & 1 == 1);
+                self.tell_readers(live, event >> 1, event & 1 == 1);
             }
             // The lowest cycle waiting: everything it reads has settled.
             let Some((at, &c)) = live.waiting.iter().enumerate().min_by_key(|&(_, c)| *c) else {
@@ -144,37 +157,32 @@ impl Propagator {
 
     /// Gate `g` became `v`: updates the gates that read it, and queues those that change.
     #[inline]
-    fn tell_readers(&self, net: &Net, live: &mut Live, g: u32, v: bool) {
-        let from = self.cycle_of[g as usize];
+    fn tell_readers(&self, live: &mut Live, g: u32, v: bool) {
         let delta = if v { 1 } else { -1 };
         let readers = self.out_start[g as usize] as usize..self.out_start[g as usize + 1] as usize;
-        for &o in &self.outs[readers] {
-            let o = o as usize;
-            let c = self.cycle_of[o];
-            if c != NO_CYCLE {
-                if c != from && !live.dirty[c as usize] {
-                    live.dirty[c as usize] = true;
-                    live.waiting.push(c);
-                }
+        for &entry in &self.outs[readers] {
+            if entry & IN_CYCLE != 0 {
+                self.touch_cycle(live, g, entry);
                 continue;
             }
-            let now = match net.kind[o] {
-                Kind::And => {
-                    live.count[o] += delta;
-                    live.count[o] == self.arity[o] as i32
-                }
-                Kind::Or => {
-                    live.count[o] += delta;
-                    live.count[o] > 0
-                }
-                // Read, not `!v`: `g` may have flipped back since this change was queued.
-                Kind::Not => !live.vals[g as usize],
-                Kind::Leaf => continue,
-            };
+            let o = (entry >> 1) as usize;
+            live.score[o] += if entry & 1 == 1 { -delta } else { delta };
+            let now = live.score[o] > 0;
             if now != live.vals[o] {
                 live.vals[o] = now;
                 live.stack.push((o as u32) << 1 | now as u32);
             }
+        }
+    }
+
+    /// Gate `g` changed and the reader `entry` belongs to a cycle: unless `g` is in the
+    /// same cycle (which its sweep already covers), the cycle waits to be swept again.
+    #[cold]
+    fn touch_cycle(&self, live: &mut Live, g: u32, entry: u32) {
+        let c = self.cycle_of[((entry & !IN_CYCLE) >> 1) as usize];
+        if c != self.cycle_of[g as usize] && !live.dirty[c as usize] {
+            live.dirty[c as usize] = true;
+            live.waiting.push(c);
         }
     }
 
