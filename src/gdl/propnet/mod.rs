@@ -419,9 +419,14 @@ impl Propnet {
     ) -> bool {
         chosen.clear();
         for (role, ms) in self.moves.iter().enumerate() {
-            keys.clear();
-            let legal = ms.iter().filter(|m| vals[m.legal as usize]);
-            keys.extend(legal.map(|m| m.input));
+            // Every move written, the legal ones kept: no branch on legality.
+            keys.resize(ms.len(), 0);
+            let mut n = 0;
+            for m in ms {
+                keys[n] = m.input;
+                n += vals[m.legal as usize] as usize;
+            }
+            keys.truncate(n);
             if keys.is_empty() {
                 return false;
             }

@@ -165,12 +165,15 @@ impl Propagator {
                 self.touch_cycle(live, g, entry);
                 continue;
             }
+            let Live {
+                vals, score, stack, ..
+            } = &mut *live;
             let o = (entry >> 1) as usize;
-            live.score[o] += if entry & 1 == 1 { -delta } else { delta };
-            let now = live.score[o] > 0;
-            if now != live.vals[o] {
-                live.vals[o] = now;
-                live.stack.push((o as u32) << 1 | now as u32);
+            score[o] += if entry & 1 == 1 { -delta } else { delta };
+            let now = score[o] > 0;
+            if now != vals[o] {
+                vals[o] = now;
+                stack.push((o as u32) << 1 | now as u32);
             }
         }
     }
