@@ -79,9 +79,9 @@ impl Propagator {
         }
         let mut fill = readers.clone();
         let mut outs = vec![0u32; readers[n] as usize];
-        for g in 0..n {
+        for (g, &c) in cycle_of.iter().enumerate() {
             let mut entry = (g as u32) << 1 | (net.kind[g] == Kind::Not) as u32;
-            if cycle_of[g] != NO_CYCLE {
+            if c != NO_CYCLE {
                 entry |= IN_CYCLE;
             }
             for &i in net.inputs_of(g) {
