@@ -52,10 +52,10 @@ pub enum Evaluator {
 }
 
 /// Networks with fewer gates are swept in playouts. Propagation pays a fixed cost per
-/// playout (loading the state by its differences, clearing the moves) and per change;
-/// in lowest unique number (46 gates, one step a game) that made it 0.7 times as fast
-/// as sweeping, while tic-tac-toe (99 gates) gained 1.3 times and every larger game
-/// measured more (docs/measurements.md).
+/// playout (taking a pooled evaluation, loading the state by its differences) and per
+/// change; in lowest unique number (46 gates, one step a game) that made it 0.7 times as
+/// fast as sweeping, while tic-tac-toe (99 gates) gained 1.2–1.3 times and every larger
+/// game measured more (docs/measurements.md).
 const SWEEP_BELOW: usize = 50;
 
 /// How a random playout ended.

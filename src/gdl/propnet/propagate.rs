@@ -16,7 +16,7 @@
 //! after everything below them has settled, so each is swept at most once per
 //! [`Propagator::settle`].
 //!
-//! The values, counts and work lists live in a [`Live`] that is reused from one playout
+//! The values, scores and work lists live in a [`Live`] that is reused from one playout
 //! to the next: no step allocates.
 
 use super::eval::{Cone, Kind, Net};
