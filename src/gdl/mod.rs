@@ -139,7 +139,8 @@ pub struct PlayoutLimit<'a> {
 
 /// A playout's choice of one role's move: given the role, the keys of its legal moves
 /// ([`Gdl::move_key`], in the order of the moves) and the random numbers, the index of
-/// the move to play.
+/// the move to play: below the number of keys (a pick out of range is a bug, and panics
+/// whichever model plays).
 pub type PickMove<'a> = &'a mut dyn FnMut(usize, &[u32], &mut Rng) -> usize;
 
 /// A compiled game description.

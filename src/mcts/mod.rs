@@ -177,6 +177,12 @@ impl<'a> Timer<'a> {
         }
     }
 
+    /// The time to the deadline, read now; `None` without a deadline.
+    fn left(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
     /// Whether the deadline has passed or the stop flag is raised (as of the last read).
     pub fn expired(&mut self) -> bool {
         if !self.expired {
@@ -305,6 +311,12 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     largest: usize,
     /// Set when recycling could not make room; cleared when the root moves on.
     full: bool,
+    /// Set when the deadline was too near to recycle: the tree grows no more in this
+    /// search ([`memory`]).
+    paused: bool,
+    /// The most a recycling has taken per node, for telling whether one fits before the
+    /// deadline.
+    recycle_per_node: Duration,
     /// Nodes recycled since the tree was made.
     recycled: u64,
     /// The playouts' move statistics, when they are guided by them.
@@ -342,6 +354,8 @@ impl<M: Model> Mcts<M> {
             bytes: 0,
             largest: 0,
             full: false,
+            paused: false,
+            recycle_per_node: memory::FIRST_RECYCLE_PER_NODE,
             recycled: 0,
             mast: None,
             cutoff: None,
@@ -458,6 +472,7 @@ impl<M: Model> Mcts<M> {
         let started = Instant::now();
         self.set_root(state);
         self.own_root_proof();
+        self.paused = false;
         let mut timer = Timer::new(budget.deadline, budget.stop, M::CLOCK_EVERY);
         let (mut iterations, mut playouts) = (0, 0);
         while budget.iterations.is_none_or(|n| iterations < n)
@@ -609,7 +624,7 @@ impl<M: Model> Mcts<M> {
     /// One selection, expansion, playout and backup; how the leaf was valued. `None` if
     /// the clock ran out first (nothing is backed up then).
     fn iterate(&mut self, timer: &mut Timer) -> Option<Leaf> {
-        self.make_room();
+        self.make_room(timer);
         let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
         let mut at = self.root;
         let (rewards, leaf) = loop {
@@ -645,7 +660,7 @@ impl<M: Model> Mcts<M> {
                 continue;
             }
             // A full tree grows no more: the leaf is only played out, without expanding it.
-            let node = (!self.full).then(|| self.node(next.clone()));
+            let node = (!self.full && !self.paused).then(|| self.node(next.clone()));
             if let Some(node) = node.filter(|node| {
                 self.largest = self.largest.max(node.bytes + CHILD_ENTRY_BYTES);
                 self.bytes + node.bytes + CHILD_ENTRY_BYTES <= self.memory

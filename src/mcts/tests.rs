@@ -376,6 +376,34 @@ fn the_tree_stays_within_its_memory_and_recycles_its_least_visited_nodes() {
 }
 
 #[test]
+fn a_full_tree_is_not_recycled_when_the_deadline_is_nearer_than_recycling_might_take() {
+    let gdl = game("connect_four.gdl");
+    let start = gdl.initial_state();
+    let bound = 64 << 10;
+    let mut tree = Mcts::with_memory(gdl.clone(), Some(9), bound);
+    tree.search_within(&start, 0, within(1_000));
+    // Over a smaller bound, the tree is recycled at its next expansion, unless recycling
+    // might take longer than the time left (here it is taken to cost 10 s a node).
+    tree.set_memory(bound / 2);
+    tree.recycle_per_node = Duration::from_secs(10);
+    let (recycled, nodes) = (tree.recycled(), tree.nodes.len());
+    let near = Budget {
+        deadline: Some(Instant::now() + Duration::from_secs(60)),
+        ..within(50)
+    };
+    let c = tree.search_within(&start, 0, near);
+    assert_eq!(c.iterations, 50, "the search went on");
+    assert_eq!(tree.recycled(), recycled, "recycled before the deadline");
+    assert_eq!(tree.nodes.len(), nodes, "the paused tree grew");
+    assert!(tree.memory().1 > bound / 2);
+    // Without a deadline (the next search of the same position), it is recycled.
+    tree.search_within(&start, 0, within(50));
+    assert!(tree.recycled() > recycled, "never recycled");
+    assert!(tree.memory().1 <= bound / 2);
+    assert!(well_formed(&tree));
+}
+
+#[test]
 fn a_tree_given_more_memory_grows_past_its_old_bound_and_one_given_less_recycles() {
     let gdl = game("connect_four.gdl");
     let start = gdl.initial_state();

@@ -434,9 +434,7 @@ impl Propnet {
                 Some(pick) => pick(role, keys, rng),
                 None => rng.random_range(0..keys.len()),
             };
-            if let Some(&m) = keys.get(k) {
-                chosen.push(m);
-            }
+            chosen.push(keys[k]);
         }
         true
     }
