@@ -587,8 +587,8 @@ fn chinese_checkers_steps_to_an_empty_neighbour_and_jumps_one_peg_to_the_hole_be
     // Red's pegs on (1 3), the left corner of row 3, and (3 3) beside it; blue's on (2 4)
     // above them both and on (5 3). (1 3) has no empty neighbour; it cannot jump (3 3),
     // blue's (5 3) filling the hole beyond, but jumps blue's (2 4) to (3 5). (3 3) steps to
-    // (4 4) (its other empty-looking neighbours, (2 2) and (4 2), are off the board), and
-    // jumps (5 3) to (7 3); beyond (2 4) and (1 3) there is no hole.
+    // (4 4) (row 2 has no (2 2) or (4 2)) and jumps (5 3) to (7 3); beyond (2 4) and
+    // (1 3) there is no hole.
     for g in chinese_checkers() {
         let s = pegs(&g, &["1 3", "3 3"], &["2 4", "5 3"], "red", 10);
         assert_eq!(
