@@ -123,7 +123,15 @@ fn tictactoe_and_connect_four_end_as_their_rules_say() {
 /// The state after `joints`, each checked legal; a terminal state before the last joint
 /// move fails the test.
 fn after(g: &Gdl, joints: &[Vec<&str>]) -> ggp_player::gdl::State {
-    let mut state = g.initial_state();
+    after_from(g, g.initial_state(), joints)
+}
+
+/// The state after `joints` from `state`, each checked legal, as [`after`].
+fn after_from(
+    g: &Gdl,
+    mut state: ggp_player::gdl::State,
+    joints: &[Vec<&str>],
+) -> ggp_player::gdl::State {
     for (ply, joint) in joints.iter().enumerate() {
         assert!(!g.is_terminal(&state), "terminal before ply {ply}");
         let legal = g.all_legal_moves(&state);
@@ -529,4 +537,201 @@ fn checkers_jumps_on_and_a_crowning_ends_the_turn() {
     assert!(holds(&g, &s, "(cell 4 6 rk)"));
     assert_eq!(legal_text(&g, &s, 0), ["noop"]);
     assert_eq!(legal_text(&g, &s, 1), ["(move 5 5 4 4)", "(move 5 5 6 4)"]);
+}
+
+/// Chinese checkers answered by the propositional network and by the reasoner.
+fn chinese_checkers() -> [Gdl; 2] {
+    let g = game("chinese_checkers.gdl");
+    assert_eq!(g.engine_name(), "propnet");
+    let reasoner = g.reasoner_only();
+    [g, reasoner]
+}
+
+/// A Chinese checkers state: `red`'s and `blue`'s pegs (holes as "x y"), the player to
+/// move and the step counter.
+fn pegs(g: &Gdl, red: &[&str], blue: &[&str], control: &str, step: u32) -> ggp_player::gdl::State {
+    let mut fluents = vec![format!("(control {control})"), format!("(step {step})")];
+    for (colour, holes) in [("red", red), ("blue", blue)] {
+        fluents.extend(holes.iter().map(|h| format!("(cell {h} {colour})")));
+    }
+    let fluents: Vec<&str> = fluents.iter().map(String::as_str).collect();
+    state_of(g, &fluents)
+}
+
+#[test]
+fn chinese_checkers_opens_with_a_step_or_a_jump_two_ways_for_each_red_peg() {
+    // Red's pegs fill the bottom triangle: (7 1), and (6 2) and (8 2) on the row above.
+    // (7 1)'s only neighbours are those two pegs, and the holes beyond them, (5 3) and
+    // (9 3), are empty: two jumps. (6 2) has (8 2) and (7 1) as neighbours on its row and
+    // below, with no hole beyond either, and (4 2), (5 1) are off the board: it steps up
+    // to (5 3) or (7 3). (8 2) likewise steps to (7 3) or (9 3). Six moves; blue waits.
+    for g in chinese_checkers() {
+        let start = g.initial_state();
+        assert_eq!(
+            legal_text(&g, &start, 0),
+            [
+                "(move 6 2 5 3)",
+                "(move 6 2 7 3)",
+                "(move 7 1 5 3)",
+                "(move 7 1 9 3)",
+                "(move 8 2 7 3)",
+                "(move 8 2 9 3)",
+            ]
+        );
+        assert_eq!(legal_text(&g, &start, 1), ["noop"]);
+    }
+}
+
+#[test]
+fn chinese_checkers_steps_to_an_empty_neighbour_and_jumps_one_peg_to_the_hole_beyond() {
+    // Red's pegs on (1 3), the left corner of row 3, and (3 3) beside it; blue's on (2 4)
+    // above them both and on (5 3). (1 3) has no empty neighbour; it cannot jump (3 3),
+    // blue's (5 3) filling the hole beyond, but jumps blue's (2 4) to (3 5). (3 3) steps to
+    // (4 4) (row 2 has no (2 2) or (4 2)) and jumps (5 3) to (7 3); beyond (2 4) and
+    // (1 3) there is no hole.
+    for g in chinese_checkers() {
+        let s = pegs(&g, &["1 3", "3 3"], &["2 4", "5 3"], "red", 10);
+        assert_eq!(
+            legal_text(&g, &s, 0),
+            ["(move 1 3 3 5)", "(move 3 3 4 4)", "(move 3 3 7 3)"]
+        );
+        let stepped = after_from(&g, s.clone(), &[vec!["(move 3 3 4 4)", "noop"]]);
+        assert_eq!(
+            stepped,
+            pegs(&g, &["1 3", "4 4"], &["2 4", "5 3"], "blue", 11)
+        );
+        // The jump moves the peg only: the jumped peg stays.
+        let jumped = after_from(&g, s, &[vec!["(move 3 3 7 3)", "noop"]]);
+        assert_eq!(
+            jumped,
+            pegs(&g, &["1 3", "7 3"], &["2 4", "5 3"], "blue", 11)
+        );
+        // Blue's (2 4) steps to (4 4), (3 5) or the emptied (3 3); its (5 3) steps to
+        // (3 3), (4 4), (6 2) or (6 4) and jumps red's new (7 3) to (9 3).
+        assert_eq!(
+            legal_text(&g, &jumped, 1),
+            [
+                "(move 2 4 3 3)",
+                "(move 2 4 3 5)",
+                "(move 2 4 4 4)",
+                "(move 5 3 3 3)",
+                "(move 5 3 4 4)",
+                "(move 5 3 6 2)",
+                "(move 5 3 6 4)",
+                "(move 5 3 9 3)",
+            ]
+        );
+        assert_eq!(legal_text(&g, &jumped, 0), ["noop"]);
+    }
+}
+
+#[test]
+fn chinese_checkers_passes_when_the_mover_has_no_move() {
+    // Red's one peg at the bottom corner, its neighbours and the holes beyond them blue.
+    for g in chinese_checkers() {
+        let s = pegs(&g, &["7 1"], &["6 2", "8 2", "5 3", "9 3"], "red", 0);
+        assert_eq!(legal_text(&g, &s, 0), ["noop"]);
+        let s = after_from(&g, s, &[vec!["noop", "noop"]]);
+        assert!(legal_text(&g, &s, 1).contains(&"(move 5 3 4 4)".to_owned()));
+    }
+}
+
+#[test]
+fn chinese_checkers_ends_when_a_player_has_every_peg_home() {
+    // Red has (6 8) and (7 9) home, blue (6 2). Red steps (11 5) to (10 6), blue steps
+    // (7 3) home to (8 2), and red jumps blue's (9 7) to (8 8), its last hole home.
+    let red = ["6 8", "7 9", "11 5"];
+    let blue = ["9 7", "6 2", "7 3"];
+    let race = [
+        vec!["(move 11 5 10 6)", "noop"],
+        vec!["noop", "(move 7 3 8 2)"],
+        vec!["(move 10 6 8 8)", "noop"],
+    ];
+    for g in chinese_checkers() {
+        let s = pegs(&g, &red, &blue, "red", 20);
+        assert_eq!(g.goals(&s), [Some(67), Some(33)]);
+        let before = after_from(&g, s.clone(), &race[..2]);
+        assert!(!g.is_terminal(&before));
+        assert_eq!(g.goals(&before), [Some(67), Some(67)]);
+        let end = after_from(&g, s, &race);
+        assert!(g.is_terminal(&end));
+        assert_eq!(g.goals(&end), [Some(100), Some(67)]);
+    }
+}
+
+#[test]
+fn chinese_checkers_ends_after_sixty_plies_and_scores_the_pegs_home() {
+    // Both players step a peg out and back, 15 times each way: 60 plies, nobody home.
+    let mut shuffle = Vec::new();
+    for _ in 0..15 {
+        shuffle.extend(in_turn(
+            &["(move 6 2 5 3)", "(move 5 3 6 2)"],
+            &["(move 6 8 5 7)", "(move 5 7 6 8)"],
+        ));
+    }
+    assert_eq!(shuffle.len(), 60);
+    ends(
+        "chinese_checkers.gdl",
+        &shuffle,
+        (true, vec![Some(0), Some(0)]),
+    );
+    ends(
+        "chinese_checkers.gdl",
+        &shuffle[..59],
+        (false, vec![Some(0), Some(0)]),
+    );
+    // At the limit the pegs home score as they stand: two each after the same two plies
+    // that leave the race of the test above unfinished at ply 20.
+    for g in chinese_checkers() {
+        let s = pegs(
+            &g,
+            &["6 8", "7 9", "11 5"],
+            &["9 7", "6 2", "7 3"],
+            "red",
+            58,
+        );
+        let end = after_from(
+            &g,
+            s,
+            &[
+                vec!["(move 11 5 10 6)", "noop"],
+                vec!["noop", "(move 7 3 8 2)"],
+            ],
+        );
+        assert!(g.is_terminal(&end));
+        assert_eq!(g.goals(&end), [Some(67), Some(67)]);
+    }
+}
+
+#[test]
+fn chinese_checkers_counts_each_players_pegs_in_its_target_triangle() {
+    let red_home = ["6 8", "8 8", "7 9"];
+    let blue_home = ["6 2", "8 2", "7 1"];
+    let score = [0, 33, 67, 100];
+    for g in chinese_checkers() {
+        // Every subset of red's target holes holding red pegs, red's others on row 5;
+        // blue's pegs on its own target's holes of the other indices, its others on row
+        // 7: red counts the subset's size, blue the rest of three.
+        for subset in 0..8usize {
+            let (mut red, mut blue) = (Vec::new(), Vec::new());
+            for i in 0..3 {
+                if subset >> i & 1 == 1 {
+                    red.push(red_home[i]);
+                    blue.push(["1 7", "3 7", "5 7"][i]);
+                } else {
+                    red.push(["3 5", "5 5", "7 5"][i]);
+                    blue.push(blue_home[i]);
+                }
+            }
+            let home = subset.count_ones() as usize;
+            let s = pegs(&g, &red, &blue, "red", 0);
+            let expected = [Some(score[home]), Some(score[3 - home])];
+            assert_eq!(g.goals(&s), expected, "red on {red:?}, blue on {blue:?}");
+            assert_eq!(g.is_terminal(&s), home == 0 || home == 3, "{red:?}");
+        }
+        // Pegs in the other's target count for nothing: the start with the sides swapped.
+        let swapped = pegs(&g, &blue_home, &red_home, "red", 0);
+        assert_eq!(g.goals(&swapped), [Some(0), Some(0)]);
+        assert!(!g.is_terminal(&swapped));
+    }
 }

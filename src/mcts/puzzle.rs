@@ -489,6 +489,7 @@ mod tests {
             "pentago.gdl",
             "checkers_6x6.gdl",
             "reversi_6x6.gdl",
+            "chinese_checkers.gdl",
             "breakthrough_5x5.gdl",
         ] {
             let gdl = game(file);

@@ -275,9 +275,15 @@ mod tests {
     #[test]
     fn propagation_agrees_with_a_sweep_on_every_gate_of_the_classic_games() {
         let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("gdl");
-        for (i, name) in ["nim.gdl", "pentago.gdl", "hex.gdl", "checkers_6x6.gdl"]
-            .iter()
-            .enumerate()
+        for (i, name) in [
+            "nim.gdl",
+            "pentago.gdl",
+            "hex.gdl",
+            "checkers_6x6.gdl",
+            "chinese_checkers.gdl",
+        ]
+        .iter()
+        .enumerate()
         {
             let text = std::fs::read_to_string(dir.join(name)).unwrap();
             agrees_after_random_flips(&text, i as u64, 50);
