@@ -33,16 +33,22 @@ fn play(g: &Gdl, joints: &[Vec<&str>]) -> (bool, Vec<Option<u32>>) {
     (g.is_terminal(&state), g.goals(&state))
 }
 
-/// Both models play `joints` to the same end, which must be `expected`.
-fn ends(file: &str, joints: &[Vec<&str>], expected: (bool, Vec<Option<u32>>)) {
+/// The game of `file` answered by the propositional network and by the reasoner.
+fn models(file: &str) -> [Gdl; 2] {
     let g = game(file);
     assert_eq!(g.engine_name(), "propnet");
-    assert_eq!(play(&g, joints), expected, "{file}: propositional network");
-    assert_eq!(
-        play(&g.reasoner_only(), joints),
-        expected,
-        "{file}: reasoner"
-    );
+    let reasoner = g.reasoner_only();
+    [g, reasoner]
+}
+
+/// Both models play `joints` to the same end, which must be `expected`.
+fn ends(file: &str, joints: &[Vec<&str>], expected: (bool, Vec<Option<u32>>)) {
+    for (g, model) in models(file)
+        .iter()
+        .zip(["propositional network", "reasoner"])
+    {
+        assert_eq!(play(g, joints), expected, "{file}: {model}");
+    }
 }
 
 #[test]
@@ -541,10 +547,7 @@ fn checkers_jumps_on_and_a_crowning_ends_the_turn() {
 
 /// Chinese checkers answered by the propositional network and by the reasoner.
 fn chinese_checkers() -> [Gdl; 2] {
-    let g = game("chinese_checkers.gdl");
-    assert_eq!(g.engine_name(), "propnet");
-    let reasoner = g.reasoner_only();
-    [g, reasoner]
+    models("chinese_checkers.gdl")
 }
 
 /// A Chinese checkers state: `red`'s and `blue`'s pegs (holes as "x y"), the player to
@@ -636,19 +639,25 @@ fn chinese_checkers_passes_when_the_mover_has_no_move() {
     }
 }
 
-#[test]
-fn chinese_checkers_ends_when_a_player_has_every_peg_home() {
-    // Red has (6 8) and (7 9) home, blue (6 2). Red steps (11 5) to (10 6), blue steps
-    // (7 3) home to (8 2), and red jumps blue's (9 7) to (8 8), its last hole home.
-    let red = ["6 8", "7 9", "11 5"];
-    let blue = ["9 7", "6 2", "7 3"];
-    let race = [
+/// A race near its end: red has (6 8) and (7 9) home, blue (6 2). Red steps (11 5) to
+/// (10 6), blue steps (7 3) home to (8 2), and red jumps blue's (9 7) to (8 8), its last
+/// hole home.
+const RACE_RED: [&str; 3] = ["6 8", "7 9", "11 5"];
+const RACE_BLUE: [&str; 3] = ["9 7", "6 2", "7 3"];
+
+fn race() -> [Vec<&'static str>; 3] {
+    [
         vec!["(move 11 5 10 6)", "noop"],
         vec!["noop", "(move 7 3 8 2)"],
         vec!["(move 10 6 8 8)", "noop"],
-    ];
+    ]
+}
+
+#[test]
+fn chinese_checkers_ends_when_a_player_has_every_peg_home() {
+    let race = race();
     for g in chinese_checkers() {
-        let s = pegs(&g, &red, &blue, "red", 20);
+        let s = pegs(&g, &RACE_RED, &RACE_BLUE, "red", 20);
         assert_eq!(g.goals(&s), [Some(67), Some(33)]);
         let before = after_from(&g, s.clone(), &race[..2]);
         assert!(!g.is_terminal(&before));
@@ -683,21 +692,8 @@ fn chinese_checkers_ends_after_sixty_plies_and_scores_the_pegs_home() {
     // At the limit the pegs home score as they stand: two each after the same two plies
     // that leave the race of the test above unfinished at ply 20.
     for g in chinese_checkers() {
-        let s = pegs(
-            &g,
-            &["6 8", "7 9", "11 5"],
-            &["9 7", "6 2", "7 3"],
-            "red",
-            58,
-        );
-        let end = after_from(
-            &g,
-            s,
-            &[
-                vec!["(move 11 5 10 6)", "noop"],
-                vec!["noop", "(move 7 3 8 2)"],
-            ],
-        );
+        let s = pegs(&g, &RACE_RED, &RACE_BLUE, "red", 58);
+        let end = after_from(&g, s, &race()[..2]);
         assert!(g.is_terminal(&end));
         assert_eq!(g.goals(&end), [Some(67), Some(67)]);
     }
