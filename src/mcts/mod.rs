@@ -34,7 +34,7 @@ pub mod shared;
 mod transpose;
 pub mod walks;
 
-use std::collections::HashMap;
+use crate::gdl::hash::FastMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -215,8 +215,9 @@ struct Node<S, M> {
     /// Per role, the progressive bias's evaluation of this position, taken when the
     /// node was made ([`bias`]); empty without one.
     value: Vec<f64>,
-    /// Children by joint move (a move index per role).
-    children: HashMap<Vec<u32>, usize>,
+    /// Children by joint move (a move index per role), hashed fast: read at every step
+    /// of every descent.
+    children: FastMap<Vec<u32>, usize>,
     /// The role that chooses here (role 0 when none has a choice); `None` when several
     /// roles choose at once, where nothing is proven.
     mover: Option<usize>,
@@ -330,7 +331,7 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     bias: Option<(f64, Evaluator<M::State>)>,
     /// With transpositions: every node by its state's key, so that a position reached by
     /// two orders of moves is one node ([`transpose`]).
-    table: Option<crate::gdl::hash::FastMap<u64, usize>>,
+    table: Option<FastMap<u64, usize>>,
     /// Proofs shared with the other threads' trees, when there are others.
     shared: Option<Arc<SharedProofs>>,
     /// Where selection reads a move's mean, with transpositions ([`transpose`]).
@@ -611,7 +612,7 @@ impl<M: Model> Mcts<M> {
             sums,
             stats,
             value,
-            children: HashMap::new(),
+            children: FastMap::default(),
             mover,
             proven,
             known: Vec::new(),

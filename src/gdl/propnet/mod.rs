@@ -24,12 +24,12 @@ mod optimise;
 mod propagate;
 mod walk;
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
 use rand::RngExt;
 
+use super::hash::FastMap;
 use super::prover::Program;
 use super::split::read_rules;
 use super::term::{Store, Term, TermId, TermTable};
@@ -79,10 +79,11 @@ pub(crate) struct Propnet {
     net: Net,
     /// The fluents, by base index, in the order of [`Term`] (so states come out sorted).
     fluents: Vec<Term>,
-    fluent_index: HashMap<Term, u32>,
+    /// By the terms' ids: read for every fluent of every state a search hands over.
+    fluent_index: FastMap<Term, u32>,
     /// Per role: its moves, in the order of [`Term`].
     moves: Vec<Vec<Move>>,
-    move_index: Vec<HashMap<Term, u32>>,
+    move_index: Vec<FastMap<Term, u32>>,
     /// Per role: (value, proposition) of its goals.
     goals: Vec<Vec<(Option<u32>, u32)>>,
     terminal: u32,
