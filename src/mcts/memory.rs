@@ -7,7 +7,6 @@
 //! 66–155 ms for 47,000–94,000 nodes of checkers 6×6 in a loaded release build), so a
 //! search whose deadline is nearer than it might take stops growing its tree instead.
 
-use std::collections::HashMap;
 use std::mem::size_of;
 use std::time::{Duration, Instant};
 
@@ -123,16 +122,17 @@ impl<M: Model> Mcts<M> {
     /// Keeps `root` and those of its descendants that `keep` accepts and whose parent is
     /// kept, renumbered from 0 (the root); recounts the bytes.
     pub(super) fn keep(&mut self, root: usize, keep: impl Fn(&Node<M::State, M::Move>) -> bool) {
+        // Each node's new number by its old one; a vector, as this visits every node.
+        const DROPPED: usize = usize::MAX;
+        let mut index = vec![DROPPED; self.nodes.len()];
+        index[root] = 0;
         let mut order = vec![root];
-        let mut index = HashMap::from([(root, 0)]);
         let mut next = 0;
         while let Some(&n) = order.get(next) {
             for &c in self.nodes[n].children.values() {
-                if keep(&self.nodes[c]) {
-                    index.entry(c).or_insert_with(|| {
-                        order.push(c);
-                        order.len() - 1
-                    });
+                if index[c] == DROPPED && keep(&self.nodes[c]) {
+                    index[c] = order.len();
+                    order.push(c);
                 }
             }
             next += 1;
@@ -146,12 +146,12 @@ impl<M: Model> Mcts<M> {
             .filter_map(|&n| old[n].take())
             .map(|mut node| {
                 let before = node.children.len();
-                node.children.retain(|_, child| match index.get(child) {
-                    Some(&i) => {
+                node.children.retain(|_, child| match index[*child] {
+                    DROPPED => false,
+                    i => {
                         *child = i;
                         true
                     }
-                    None => false,
                 });
                 node.bytes -= (before - node.children.len()) * CHILD_ENTRY_BYTES;
                 node
