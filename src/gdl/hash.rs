@@ -1,8 +1,9 @@
-//! A small, fast, non-cryptographic hasher for the reasoner's maps.
+//! A small, fast, non-cryptographic hasher for the reasoner's maps, and for the maps of
+//! the network and the search tree that are read at every step.
 //!
-//! The keys are term ids and pre-mixed 64-bit hashes that the reasoner computes itself,
-//! never attacker-chosen strings of unbounded variety, so a multiply-rotate hash is good
-//! enough and much faster than SipHash.
+//! The keys are term ids, move numbers and pre-mixed 64-bit hashes that we compute
+//! ourselves, never attacker-chosen strings of unbounded variety, so a multiply-rotate
+//! hash is good enough and much faster than SipHash.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

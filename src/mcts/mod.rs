@@ -34,13 +34,13 @@ pub mod shared;
 mod transpose;
 pub mod walks;
 
-use crate::gdl::hash::FastMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
+use crate::gdl::hash::FastMap;
 use crate::gdl::{Gdl, Term};
 use crate::rng::Rng;
 use memory::CHILD_ENTRY_BYTES;
