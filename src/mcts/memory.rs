@@ -104,11 +104,10 @@ impl<M: Model> Mcts<M> {
                 total > half
             })
             .map_or(0, |&(visits, _)| visits);
-        let (before, started) = (self.nodes.len(), Instant::now());
-        self.keep(self.root, |n| n.visits > threshold);
+        let before = self.nodes.len();
+        let took = self.keep(self.root, |n| n.visits > threshold);
         self.recycled += (before - self.nodes.len()) as u64;
         self.full = self.bytes + self.largest > self.memory;
-        let took = started.elapsed();
         let per_node = took / u32::try_from(before.max(1)).unwrap_or(u32::MAX);
         self.recycle_per_node = self.recycle_per_node.max(per_node);
         tracing::debug!(
@@ -120,8 +119,14 @@ impl<M: Model> Mcts<M> {
     }
 
     /// Keeps `root` and those of its descendants that `keep` accepts and whose parent is
-    /// kept, renumbered from 0 (the root); recounts the bytes.
-    pub(super) fn keep(&mut self, root: usize, keep: impl Fn(&Node<M::State, M::Move>) -> bool) {
+    /// kept, renumbered from 0 (the root); recounts the bytes. Says how long it took: it
+    /// is not cut by the clock.
+    pub(super) fn keep(
+        &mut self,
+        root: usize,
+        keep: impl Fn(&Node<M::State, M::Move>) -> bool,
+    ) -> Duration {
+        let started = Instant::now();
         // Each node's new number by its old one; a vector, as this visits every node.
         const DROPPED: usize = usize::MAX;
         let mut index = vec![DROPPED; self.nodes.len()];
@@ -161,5 +166,6 @@ impl<M: Model> Mcts<M> {
         self.full = false;
         self.bytes = self.nodes.iter().map(|n| n.bytes).sum();
         self.reindex();
+        started.elapsed()
     }
 }

@@ -563,14 +563,13 @@ impl<M: Model> Mcts<M> {
             });
             let found = found.or_else(|| self.transposition(state));
             if let Some(found) = found {
-                // Not cut by the clock either (see `make_room`): logged so that its cost
-                // can be read beside the recyclings'.
-                let (before, started) = (self.nodes.len(), Instant::now());
-                self.keep(found, |_| true);
+                // Logged so that its cost can be read beside the recyclings'.
+                let before = self.nodes.len();
+                let took = self.keep(found, |_| true);
                 tracing::debug!(
                     before,
                     after = self.nodes.len(),
-                    ms = started.elapsed().as_secs_f64() * 1e3,
+                    ms = took.as_secs_f64() * 1e3,
                     "tree re-rooted"
                 );
                 return;
