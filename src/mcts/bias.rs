@@ -32,18 +32,15 @@ impl<M: Model> Mcts<M> {
         if n.mover != Some(role) {
             return Vec::new();
         }
-        // The other roles have one move each: the joint move is the mover's.
-        let mut joint = vec![0; n.legal.len()];
         (0..n.legal[role].len())
             .map(|i| {
-                joint[role] = i as u32;
-                let Some(&child) = n.children.get(joint.as_slice()) else {
+                let Some(child) = n.child_after(role, i) else {
                     return 0.0;
                 };
                 let Some(value) = self.nodes[child].value.get(role) else {
                     return 0.0;
                 };
-                let visits = n.stats[role][i].visits;
+                let visits = n.stats_of(role)[i].visits;
                 weight * (value - 0.5) / f64::from(visits + 1)
             })
             .collect()
@@ -91,7 +88,7 @@ mod tests {
                 "(mark 1 1)" => 0.5,
                 _ => 0.4,
             };
-            tree.nodes[root].stats[0][i] = Stat {
+            tree.nodes[root].stats_of_mut(0)[i] = Stat {
                 visits,
                 sum: mean * f64::from(visits),
             };

@@ -260,11 +260,9 @@ fn merge<M: Model>(trees: &[Mcts<M>], role: usize, choices: &[Choice<M::Move>]) 
         };
     }
     let roots: Vec<_> = trees.iter().map(|t| &t.nodes[t.root]).collect();
-    let moves = roots[0].stats.get(role).map_or(0, Vec::len);
+    let moves = roots[0].stats_of(role).len();
     // The same position under the same rules: the same legal moves, in the same order.
-    let aligned = roots
-        .iter()
-        .all(|r| r.stats.get(role).map_or(0, Vec::len) == moves);
+    let aligned = roots.iter().all(|r| r.stats_of(role).len() == moves);
     if !aligned || moves == 0 {
         return Choice {
             iterations,
@@ -276,7 +274,7 @@ fn merge<M: Model>(trees: &[Mcts<M>], role: usize, choices: &[Choice<M::Move>]) 
     let mut summed = vec![Stat::default(); moves];
     let mut known: Vec<Option<f64>> = vec![None; moves];
     for root in &roots {
-        for (i, s) in root.stats[role].iter().enumerate() {
+        for (i, s) in root.stats_of(role).iter().enumerate() {
             summed[i].visits += s.visits;
             summed[i].sum += s.sum;
         }
@@ -302,7 +300,7 @@ fn merge<M: Model>(trees: &[Mcts<M>], role: usize, choices: &[Choice<M::Move>]) 
     };
     // The line of the tree that visited the chosen move most.
     let lead = (0..roots.len())
-        .max_by_key(|&t| roots[t].stats[role][best].visits)
+        .max_by_key(|&t| roots[t].stats_of(role)[best].visits)
         .unwrap_or(0);
     Choice {
         best: Some(roots[0].legal[role][best].clone()),
@@ -365,7 +363,7 @@ mod tests {
         let per_tree: Vec<u32> = forest
             .trees
             .iter()
-            .map(|t| t.nodes[t.root].stats[0][i].visits)
+            .map(|t| t.nodes[t.root].stats_of(0)[i].visits)
             .collect();
         assert_eq!(choice.visits, per_tree.iter().sum::<u32>(), "{per_tree:?}");
         assert!(per_tree.iter().all(|&v| v > 0), "{per_tree:?}");

@@ -16,9 +16,9 @@ use super::{Mcts, Model, Node, Stat, Timer};
 /// measured in checkers 6×6.
 pub(super) const FIRST_RECYCLE_PER_NODE: Duration = Duration::from_micros(2);
 
-/// What a parent's entry for one child costs: the joint move's vector and its heap, the
-/// index, and the hash table's own overhead, roughly.
-pub(super) const CHILD_ENTRY_BYTES: usize = size_of::<Vec<u32>>() + size_of::<usize>() + 32;
+/// What a parent's entry for one child costs: the joint move's number, the child's index,
+/// and the hash table's own overhead (its control bytes and its empty slots), roughly.
+pub(super) const CHILD_ENTRY_BYTES: usize = size_of::<u64>() + size_of::<usize>() + 16;
 
 /// What the transposition table's entry for one node costs: its key and index and the
 /// hash table's overhead, roughly.
@@ -28,9 +28,7 @@ impl<M: Model> Mcts<M> {
     /// The bytes [`Node::bytes`] counts for `node`, but for its parent's entry.
     pub(super) fn node_bytes(&self, node: &Node<M::State, M::Move>) -> usize {
         let per_role = |len: usize| {
-            size_of::<Vec<M::Move>>()
-                + size_of::<Vec<Stat>>()
-                + len * (size_of::<M::Move>() + size_of::<Stat>())
+            size_of::<Vec<M::Move>>() + len * (size_of::<M::Move>() + size_of::<Stat>())
         };
         size_of::<Node<M::State, M::Move>>()
             + self.model.heap_bytes(&node.state)

@@ -39,6 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
+use smallvec::SmallVec;
 
 use crate::gdl::hash::FastMap;
 use crate::gdl::{Gdl, Term};
@@ -210,14 +211,15 @@ struct Node<S, M> {
     /// Per role, the rewards of the iterations through this node summed, where
     /// [`TranspositionValues::Node`] reads them (else empty).
     sums: Vec<f64>,
-    /// Per role, per legal move: visits and reward sum.
-    stats: Vec<Vec<Stat>>,
+    /// Per legal move, role after role in one vector (one allocation per node, not one
+    /// per role): visits and reward sum ([`Node::stats_of`]).
+    stats: Vec<Stat>,
     /// Per role, the progressive bias's evaluation of this position, taken when the
     /// node was made ([`bias`]); empty without one.
     value: Vec<f64>,
-    /// Children by joint move (a move index per role), hashed fast: read at every step
-    /// of every descent.
-    children: FastMap<Vec<u32>, usize>,
+    /// Children by the number of their joint move ([`Node::joint_key`]), hashed fast:
+    /// read at every step of every descent.
+    children: FastMap<u64, usize>,
     /// The role that chooses here (role 0 when none has a choice); `None` when several
     /// roles choose at once, where nothing is proven.
     mover: Option<usize>,
@@ -228,6 +230,66 @@ struct Node<S, M> {
     known: Vec<Option<Vec<f64>>>,
     /// What the memory bound counts for this node.
     bytes: usize,
+}
+
+/// A joint move: one move index per role, held inline for up to four roles, so that a
+/// selection allocates nothing.
+type Joint = SmallVec<[u32; 4]>;
+
+impl<S, M> Node<S, M> {
+    /// Role `role`'s statistics, one per legal move (none for a role the node lacks).
+    fn stats_of(&self, role: usize) -> &[Stat] {
+        let Some(moves) = self.legal.get(role) else {
+            return &[];
+        };
+        let first = self.first_stat(role);
+        &self.stats[first..first + moves.len()]
+    }
+
+    /// [`Node::stats_of`], for tests that set statistics by hand.
+    #[cfg(test)]
+    fn stats_of_mut(&mut self, role: usize) -> &mut [Stat] {
+        let Some(moves) = self.legal.get(role) else {
+            return &mut [];
+        };
+        let first = self.first_stat(role);
+        &mut self.stats[first..first + moves.len()]
+    }
+
+    /// Where role `role`'s statistics start in [`Node::stats`].
+    fn first_stat(&self, role: usize) -> usize {
+        self.legal[..role].iter().map(Vec::len).sum()
+    }
+
+    /// The number of joint move `joint` among the node's joint moves (the roles' move
+    /// indices as digits, each in the base of its role's number of moves): what the
+    /// node's children are found by. `None` where that number does not fit in 64 bits
+    /// (only where the joint moves are that many): such a joint move gets no child, and
+    /// what follows it is played out.
+    fn joint_key(&self, joint: &[u32]) -> Option<u64> {
+        let mut key = 0u64;
+        for (moves, &m) in self.legal.iter().zip(joint).rev() {
+            key = key
+                .checked_mul(moves.len() as u64)?
+                .checked_add(u64::from(m))?;
+        }
+        Some(key)
+    }
+
+    /// The child after joint move `joint`, if the tree has it.
+    fn child(&self, joint: &[u32]) -> Option<usize> {
+        self.children.get(&self.joint_key(joint)?).copied()
+    }
+
+    /// The child after role `role`'s move `i`, the other roles playing their first move
+    /// (their only one where `role` is the node's mover), if the tree has it.
+    fn child_after(&self, role: usize, i: usize) -> Option<usize> {
+        let below: Option<u64> = self.legal[..role].iter().try_fold(1u64, |product, moves| {
+            product.checked_mul(moves.len() as u64)
+        });
+        let key = below?.checked_mul(i as u64)?;
+        self.children.get(&key).copied()
+    }
 }
 
 #[derive(Clone, Copy, Default)]
@@ -492,7 +554,7 @@ impl<M: Model> Mcts<M> {
         let root = &self.nodes[self.root];
         let best = self.best_move(role);
         let (visits, value) = best.map_or((0, 0.0), |i| {
-            let s = root.stats[role][i];
+            let s = root.stats_of(role)[i];
             (s.visits, s.mean())
         });
         Choice {
@@ -517,10 +579,9 @@ impl<M: Model> Mcts<M> {
             if n.terminal {
                 break;
             }
-            let joint: Option<Vec<u32>> = n
-                .stats
-                .iter()
-                .map(|stats| {
+            let joint: Option<Joint> = (0..n.legal.len())
+                .map(|role| {
+                    let stats = n.stats_of(role);
                     most_visited(stats)
                         .filter(|&i| stats[i].visits > 0)
                         .map(|i| i as u32)
@@ -535,8 +596,8 @@ impl<M: Model> Mcts<M> {
                 .map(|(_, m)| m.clone())
                 .collect();
             line.push(if chosen.is_empty() { moves } else { chosen });
-            match n.children.get(&joint) {
-                Some(&child) => at = child,
+            match n.child(&joint) {
+                Some(child) => at = child,
                 None => break,
             }
         }
@@ -592,10 +653,7 @@ impl<M: Model> Mcts<M> {
             Expansion::Over(rewards) => (Some(rewards), Vec::new()),
             Expansion::Moves(legal) => (None, legal),
         };
-        let stats = legal
-            .iter()
-            .map(|m| vec![Stat::default(); m.len()])
-            .collect();
+        let stats = vec![Stat::default(); legal.iter().map(Vec::len).sum()];
         let sums = if self.node_values() {
             vec![0.0; legal.len()]
         } else {
@@ -634,7 +692,7 @@ impl<M: Model> Mcts<M> {
     /// the clock ran out first (nothing is backed up then).
     fn iterate(&mut self, timer: &mut Timer) -> Option<Leaf> {
         self.make_room(timer);
-        let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
+        let mut path: Vec<(usize, Joint)> = Vec::new();
         let mut at = self.root;
         let (rewards, leaf) = loop {
             if at != self.root {
@@ -648,7 +706,8 @@ impl<M: Model> Mcts<M> {
                 path.push((at, joint));
                 break (known, Leaf::Known);
             }
-            if let Some(&child) = self.nodes[at].children.get(&joint) {
+            let key = self.nodes[at].joint_key(&joint);
+            if let Some(&child) = key.and_then(|k| self.nodes[at].children.get(&k)) {
                 path.push((at, joint));
                 if self.table.is_some() && path.iter().any(|&(n, _)| n == child) {
                     // A position repeated on the way down: played out, not entered again.
@@ -660,8 +719,12 @@ impl<M: Model> Mcts<M> {
             }
             let moves = self.joint_moves(at, &joint);
             let next = self.model.next(&self.nodes[at].state, &moves);
-            path.push((at, joint.clone()));
-            if let Some(child) = self.link(at, &joint, &next) {
+            path.push((at, joint));
+            let Some(key) = key else {
+                // Joint moves past numbering: nothing below this node is kept.
+                break (self.playout(next, None, timer)?, Leaf::PlayedOut);
+            };
+            if let Some(child) = self.link(at, key, &next) {
                 if path.iter().any(|&(n, _)| n == child) {
                     break (self.playout(next, None, timer)?, Leaf::PlayedOut);
                 }
@@ -681,13 +744,13 @@ impl<M: Model> Mcts<M> {
                 }
                 self.nodes.push(node);
                 let parent = &mut self.nodes[at];
-                parent.children.insert(joint, id);
+                parent.children.insert(key, id);
                 parent.bytes += CHILD_ENTRY_BYTES;
                 self.import_proof(id);
                 if let Some(proven) = &self.nodes[id].proven {
                     break (proven.clone(), Leaf::Known);
                 }
-                path.push((id, Vec::new()));
+                path.push((id, Joint::new()));
                 break (self.playout(next, Some(id), timer)?, Leaf::PlayedOut);
             }
             break (self.playout(next, None, timer)?, Leaf::PlayedOut);
@@ -701,10 +764,12 @@ impl<M: Model> Mcts<M> {
             for (role, sum) in n.sums.iter_mut().enumerate() {
                 *sum += rewards.get(role).copied().unwrap_or(0.0);
             }
+            let mut first = 0;
             for (role, &m) in joint.iter().enumerate() {
-                let s = &mut n.stats[role][m as usize];
+                let s = &mut n.stats[first + m as usize];
                 s.visits += 1;
                 s.sum += rewards.get(role).copied().unwrap_or(0.0);
+                first += n.legal[role].len();
             }
         }
         if matches!(leaf, Leaf::Known) {
@@ -715,11 +780,12 @@ impl<M: Model> Mcts<M> {
 
     /// Every role's UCB choice at `node` (a role with one move plays it); an unvisited
     /// move first, drawn at random among them.
-    fn select(&mut self, node: usize) -> Vec<u32> {
+    fn select(&mut self, node: usize) -> Joint {
         let n = &self.nodes[node];
         let log_n = (n.visits.max(1) as f64).ln();
-        let mut joint = Vec::with_capacity(n.stats.len());
-        for (role, stats) in n.stats.iter().enumerate() {
+        let mut joint = Joint::new();
+        for role in 0..n.legal.len() {
+            let stats = n.stats_of(role);
             // A proven move of the mover counts at its exact value, without exploration.
             let known = |i: usize| {
                 (n.mover == Some(role))
@@ -835,7 +901,7 @@ impl<M: Model> Mcts<M> {
 
     /// Credits the moves of an iteration's path in the tree, with those of its playout,
     /// with their roles' `rewards` in the playouts' statistics. Only choices count.
-    fn credit_moves(&mut self, path: &[(usize, Vec<u32>)], rewards: &[f64]) {
+    fn credit_moves(&mut self, path: &[(usize, Joint)], rewards: &[f64]) {
         let Some(mast) = &mut self.mast else { return };
         for (node, joint) in path {
             let legal = &self.nodes[*node].legal;

@@ -4,7 +4,7 @@
 //! move does (the mover then takes the best of them). Proofs back up along the path of
 //! the iteration that made them; where several roles choose at once nothing is proven.
 
-use super::{Mcts, Model, most_visited};
+use super::{Joint, Mcts, Model, most_visited};
 
 /// A reward this close to 1 is the best there is.
 const BEST: f64 = 1.0 - 1e-9;
@@ -19,7 +19,7 @@ impl<M: Model> Mcts<M> {
 
     /// Backs up the proof of the iteration's last node along `path` (each node with the
     /// joint move taken there), as far as it proves each parent.
-    pub(super) fn back_up_proofs(&mut self, path: &[(usize, Vec<u32>)]) {
+    pub(super) fn back_up_proofs(&mut self, path: &[(usize, Joint)]) {
         let mut below: Option<Vec<f64>> = None;
         for (node, joint) in path.iter().rev() {
             if joint.is_empty() {
@@ -28,8 +28,8 @@ impl<M: Model> Mcts<M> {
             }
             let value = match below.take() {
                 Some(v) => v,
-                None => match self.nodes[*node].children.get(joint) {
-                    Some(&c) => match &self.nodes[c].proven {
+                None => match self.nodes[*node].child(joint) {
+                    Some(c) => match &self.nodes[c].proven {
                         Some(v) => v.clone(),
                         None => return,
                     },
@@ -88,7 +88,10 @@ impl<M: Model> Mcts<M> {
     /// from another tree, its own proven moves may not all be known yet.)
     pub(super) fn best_move(&self, role: usize) -> Option<usize> {
         let root = &self.nodes[self.root];
-        let stats = root.stats.get(role)?;
+        let stats = root.stats_of(role);
+        if stats.is_empty() {
+            return None;
+        }
         let open = || {
             let unknown: Vec<usize> = (0..stats.len())
                 .filter(|&i| root.known.get(i).is_none_or(Option::is_none))

@@ -170,7 +170,7 @@ fn simultaneous_moves_learn_that_rock_is_dominated() {
         let c = best(&mut tree, &start, role, 300);
         let mv = gdl.display(&c.best.clone().unwrap());
         assert_ne!(mv, "(play rock)", "{c:?}");
-        let stats = &tree.nodes[tree.root].stats[role];
+        let stats = tree.nodes[tree.root].stats_of(role);
         let rock = tree.nodes[tree.root].legal[role]
             .iter()
             .position(|m| gdl.display(m) == "(play rock)")
@@ -364,9 +364,9 @@ fn the_tree_stays_within_its_memory_and_recycles_its_least_visited_nodes() {
     // Recycling keeps the root's statistics and its most visited children.
     let root = &tree.nodes[tree.root];
     assert_eq!(root.visits, 1_000);
-    let most = most_visited(&root.stats[0]).unwrap();
+    let most = most_visited(root.stats_of(0)).unwrap();
     assert!(
-        root.children.keys().any(|joint| joint[0] as usize == most),
+        root.child_after(0, most).is_some(),
         "the most visited move's node was recycled"
     );
     // An unbounded tree of the same search holds more than the bound.
@@ -456,7 +456,7 @@ const UPS: &str = "
 
 /// The mean reward of every iteration through the root after `iterations` of them.
 fn root_mean<M: Model>(tree: &Mcts<M>) -> f64 {
-    let stats = &tree.nodes[tree.root].stats[0];
+    let stats = tree.nodes[tree.root].stats_of(0);
     let (visits, sum) = stats
         .iter()
         .fold((0, 0.0), |(v, s), st| (v + st.visits, s + st.sum));
@@ -912,7 +912,7 @@ fn a_root_proven_by_another_tree_answers_its_proven_move_whatever_the_others_mea
             let i = root.legal[1].iter().position(|m| *m == block).unwrap();
             assert_eq!(root.known[i], Some(vec![0.5, 0.5]), "seed {seed}");
             // Only where a losing move's playout scored better than the draw.
-            if !root.stats[1].iter().any(|s| s.mean() > 0.5) {
+            if !root.stats_of(1).iter().any(|s| s.mean() > 0.5) {
                 continue;
             }
             // Then the other tree proves the root, a draw, and this tree reads it as
@@ -933,4 +933,64 @@ fn a_root_proven_by_another_tree_answers_its_proven_move_whatever_the_others_mea
         }
     }
     assert!(checked > 0, "no seed rated a losing move above the draw");
+}
+
+/// A node whose roles have `lens` legal moves each (moves without content).
+fn bare_node(lens: &[usize]) -> Node<(), ()> {
+    Node {
+        state: (),
+        key: 0,
+        terminal: false,
+        legal: lens.iter().map(|&n| vec![(); n]).collect(),
+        visits: 0,
+        sums: Vec::new(),
+        stats: vec![Stat::default(); lens.iter().sum()],
+        value: Vec::new(),
+        children: FastMap::default(),
+        mover: None,
+        proven: None,
+        known: Vec::new(),
+        bytes: 0,
+    }
+}
+
+#[test]
+fn every_joint_move_has_its_own_number_and_a_role_its_own_statistics() {
+    let mut node = bare_node(&[3, 1, 4]);
+    let mut numbers = std::collections::HashSet::new();
+    for a in 0..3 {
+        for c in 0..4 {
+            let key = node.joint_key(&[a, 0, c]).unwrap();
+            assert!(key < 12, "{key}");
+            assert!(numbers.insert(key), "{a} 0 {c} shares {key}");
+        }
+    }
+    assert_eq!(numbers.len(), 12);
+    // Each role's statistics are its own slice of the node's vector.
+    node.stats_of_mut(2)[3].visits = 7;
+    node.stats_of_mut(0)[2].visits = 5;
+    let visits = |role| -> Vec<u32> { node.stats_of(role).iter().map(|s| s.visits).collect() };
+    assert_eq!(visits(0), [0, 0, 5]);
+    assert_eq!(visits(1), [0]);
+    assert_eq!(visits(2), [0, 0, 0, 7]);
+    assert!(node.stats_of(3).is_empty());
+    // A lone mover's move finds the child its joint move numbers.
+    let mut turn = bare_node(&[1, 5]);
+    turn.children.insert(turn.joint_key(&[0, 3]).unwrap(), 9);
+    assert_eq!(turn.child_after(1, 3), Some(9));
+    assert_eq!(turn.child(&[0, 3]), Some(9));
+    assert_eq!(turn.child_after(1, 2), None);
+}
+
+#[test]
+fn joint_moves_too_many_to_number_have_no_number() {
+    // 2^80 joint moves: the last ones are past 64 bits, the first ones are not.
+    let node = bare_node(&[1 << 20; 4]);
+    let last = [(1 << 20) - 1; 4];
+    assert_eq!(node.joint_key(&last), None);
+    assert_eq!(node.child(&last), None);
+    assert_eq!(node.joint_key(&[1, 0, 0, 1]), Some(1 + (1 << 60)));
+    // 2^64 - 1 at most still is.
+    let node = bare_node(&[1 << 16; 4]);
+    assert_eq!(node.joint_key(&[65_535; 4]), Some(u64::MAX));
 }

@@ -39,16 +39,17 @@ impl<M: Model> Mcts<M> {
             .then_some(node)
     }
 
-    /// Links the joint move `joint` of node `at`, which leads to `next`, to the node of
-    /// `next` if the tree has one already and there is room for the link; that node.
-    pub(super) fn link(&mut self, at: usize, joint: &[u32], next: &M::State) -> Option<usize> {
+    /// Links the joint move numbered `key` of node `at`, which leads to `next`, to the
+    /// node of `next` if the tree has one already and there is room for the link; that
+    /// node.
+    pub(super) fn link(&mut self, at: usize, key: u64, next: &M::State) -> Option<usize> {
         let node = self.transposition(next)?;
         if self.bytes + CHILD_ENTRY_BYTES > self.memory {
             return None;
         }
         self.bytes += CHILD_ENTRY_BYTES;
         let parent = &mut self.nodes[at];
-        parent.children.insert(joint.to_vec(), node);
+        parent.children.insert(key, node);
         parent.bytes += CHILD_ENTRY_BYTES;
         Some(node)
     }
@@ -66,12 +67,9 @@ impl<M: Model> Mcts<M> {
         if !self.node_values() || n.mover != Some(role) {
             return Vec::new();
         }
-        // The other roles have one move each: the joint move is the mover's.
-        let mut joint = vec![0; n.legal.len()];
         (0..n.legal[role].len())
             .map(|i| {
-                joint[role] = i as u32;
-                let c = &self.nodes[*n.children.get(joint.as_slice())?];
+                let c = &self.nodes[n.child_after(role, i)?];
                 let sum = c.sums.get(role)?;
                 (c.visits > 0).then(|| sum / f64::from(c.visits))
             })
@@ -117,9 +115,10 @@ mod tests {
     fn edges_into(tree: &Mcts, node: usize) -> Vec<(usize, usize)> {
         let mut edges = Vec::new();
         for (p, n) in tree.nodes.iter().enumerate() {
-            for (joint, &c) in &n.children {
-                if c == node {
-                    edges.push((p, joint[n.mover.unwrap()] as usize));
+            let mover = n.mover.unwrap();
+            for m in 0..n.stats_of(mover).len() {
+                if n.child_after(mover, m) == Some(node) {
+                    edges.push((p, m));
                 }
             }
         }
@@ -142,7 +141,7 @@ mod tests {
             let mover = tree.nodes[edges[0].0].mover.unwrap();
             let (mut visits, mut sum) = (0, 0.0);
             for &(p, m) in &edges {
-                let s = tree.nodes[p].stats[mover][m];
+                let s = tree.nodes[p].stats_of(mover)[m];
                 visits += s.visits;
                 sum += s.sum;
             }
@@ -165,10 +164,7 @@ mod tests {
             .iter()
             .position(|t| *t == mark)
             .unwrap();
-        assert_eq!(
-            tree.nodes[a].children.get([m as u32, 0].as_slice()),
-            Some(&n)
-        );
+        assert_eq!(tree.nodes[a].child(&[m as u32, 0]), Some(n));
         assert!(tree.nodes[b].children.values().any(|&c| c == n));
         // Through A every move of x has scored a half, (mark 3 3) nothing; the position
         // it leads to has scored a win in all of its 100 iterations (through B), and
@@ -185,11 +181,11 @@ mod tests {
         }
         let node = &mut tree.nodes[a];
         node.known.clear();
-        for (i, s) in node.stats[0].iter_mut().enumerate() {
+        for (i, s) in node.stats_of_mut(0).iter_mut().enumerate() {
             let sum = if i == m { 0.0 } else { 5.0 };
             *s = Stat { visits: 10, sum };
         }
-        node.visits = 10 * node.stats[0].len() as u32;
+        node.visits = 10 * node.stats_of(0).len() as u32;
         assert_eq!(tree.select(a)[0] as usize, m, "node values: the win below");
         tree.values = TranspositionValues::Edge;
         assert_ne!(
