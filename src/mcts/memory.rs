@@ -164,6 +164,9 @@ impl<M: Model> Mcts<M> {
         self.full = false;
         self.bytes = self.nodes.iter().map(|n| n.bytes).sum();
         self.reindex();
+        // Freeing the dropped nodes is most of the cost: it is timed too, not left to the
+        // end of the scope, after the clock is read.
+        drop((old, index, order));
         started.elapsed()
     }
 }

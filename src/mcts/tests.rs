@@ -994,3 +994,74 @@ fn joint_moves_too_many_to_number_have_no_number() {
     let node = bare_node(&[1 << 16; 4]);
     assert_eq!(node.joint_key(&[65_535; 4]), Some(u64::MAX));
 }
+
+/// A tic-tac-toe state that takes `SLOW_DROP` to free.
+#[derive(Clone)]
+struct SlowToDrop(State);
+
+const SLOW_DROP: Duration = Duration::from_micros(200);
+
+impl Drop for SlowToDrop {
+    fn drop(&mut self) {
+        std::thread::sleep(SLOW_DROP);
+    }
+}
+
+/// The reasoner over states slow to free.
+struct SlowDropping(Arc<Gdl>);
+
+impl Model for SlowDropping {
+    type State = SlowToDrop;
+    type Move = Term;
+    const CLOCK_EVERY: u32 = 1;
+
+    fn expand(&self, state: &SlowToDrop) -> Expansion<Term> {
+        self.0.expand(&state.0)
+    }
+
+    fn next(&self, state: &SlowToDrop, joint: &[Term]) -> SlowToDrop {
+        SlowToDrop(Model::next(&self.0, &state.0, joint))
+    }
+
+    fn playout(
+        &self,
+        state: SlowToDrop,
+        rng: &mut Rng,
+        timer: &mut Timer,
+        mast: Option<&mut Mast>,
+    ) -> Option<Vec<f64>> {
+        self.0.playout(state.0.clone(), rng, timer, mast)
+    }
+
+    fn move_key(&self, role: usize, m: &Term) -> u32 {
+        Model::move_key(&self.0, role, m)
+    }
+
+    fn same(&self, a: &SlowToDrop, b: &SlowToDrop) -> bool {
+        a.0 == b.0
+    }
+
+    fn key(&self, state: &SlowToDrop) -> u64 {
+        self.0.key(&state.0)
+    }
+}
+
+/// What a recycling or a re-rooting is timed at (which decides whether the next one fits
+/// before a deadline) includes freeing the nodes it drops.
+#[test]
+fn keeping_part_of_the_tree_is_timed_with_freeing_the_rest() {
+    let gdl = game("tictactoe.gdl");
+    let start = SlowToDrop(gdl.initial_state());
+    let mut tree = Mcts::new(SlowDropping(gdl), Some(1), 16);
+    let budget = Budget {
+        iterations: Some(300),
+        ..Budget::default()
+    };
+    tree.search_within(&start, 0, budget);
+    let before = tree.nodes.len();
+    assert!(before > 100, "{before} nodes");
+    let took = tree.keep(tree.root, |_| false);
+    assert_eq!(tree.nodes.len(), 1);
+    let freeing = SLOW_DROP * (before as u32 - 1);
+    assert!(took >= freeing, "{took:?} for {before} nodes");
+}
