@@ -239,26 +239,24 @@ type Joint = SmallVec<[u32; 4]>;
 impl<S, M> Node<S, M> {
     /// Role `role`'s statistics, one per legal move (none for a role the node lacks).
     fn stats_of(&self, role: usize) -> &[Stat] {
-        let Some(moves) = self.legal.get(role) else {
-            return &[];
-        };
-        let first = self.first_stat(role);
-        &self.stats[first..first + moves.len()]
+        &self.stats[self.span(role)]
     }
 
     /// [`Node::stats_of`], for tests that set statistics by hand.
     #[cfg(test)]
     fn stats_of_mut(&mut self, role: usize) -> &mut [Stat] {
-        let Some(moves) = self.legal.get(role) else {
-            return &mut [];
-        };
-        let first = self.first_stat(role);
-        &mut self.stats[first..first + moves.len()]
+        let span = self.span(role);
+        &mut self.stats[span]
     }
 
-    /// Where role `role`'s statistics start in [`Node::stats`].
-    fn first_stat(&self, role: usize) -> usize {
-        self.legal[..role].iter().map(Vec::len).sum()
+    /// Where role `role`'s statistics lie in [`Node::stats`] (empty for a role the node
+    /// lacks).
+    fn span(&self, role: usize) -> std::ops::Range<usize> {
+        let Some(moves) = self.legal.get(role) else {
+            return 0..0;
+        };
+        let first = self.legal[..role].iter().map(Vec::len).sum();
+        first..first + moves.len()
     }
 
     /// The number of joint move `joint` among the node's joint moves (the roles' move
@@ -284,11 +282,9 @@ impl<S, M> Node<S, M> {
     /// The child after role `role`'s move `i`, the other roles playing their first move
     /// (their only one where `role` is the node's mover), if the tree has it.
     fn child_after(&self, role: usize, i: usize) -> Option<usize> {
-        let below: Option<u64> = self.legal[..role].iter().try_fold(1u64, |product, moves| {
-            product.checked_mul(moves.len() as u64)
-        });
-        let key = below?.checked_mul(i as u64)?;
-        self.children.get(&key).copied()
+        let mut joint = Joint::from_elem(0, self.legal.len());
+        *joint.get_mut(role)? = u32::try_from(i).ok()?;
+        self.child(&joint)
     }
 }
 

@@ -89,9 +89,6 @@ impl<M: Model> Mcts<M> {
     pub(super) fn best_move(&self, role: usize) -> Option<usize> {
         let root = &self.nodes[self.root];
         let stats = root.stats_of(role);
-        if stats.is_empty() {
-            return None;
-        }
         let open = || {
             let unknown: Vec<usize> = (0..stats.len())
                 .filter(|&i| root.known.get(i).is_none_or(Option::is_none))
