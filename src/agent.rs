@@ -185,6 +185,12 @@ impl<G: Game> Agent<G> {
         self.config
     }
 
+    /// Frees what the MCTS tree's last moves dropped ([`Mcts::free_dropped`]), until done
+    /// or `stop` is raised: for a player to call once its reply has gone.
+    pub fn free_dropped(&mut self, stop: Option<&std::sync::atomic::AtomicBool>) -> usize {
+        self.tree.as_mut().map_or(0, |t| t.free_dropped(stop))
+    }
+
     /// Picks a move for the side to move, within `limits`; `None` only when the game is
     /// over. `earlier` lists the positions played before (games that repeat).
     pub fn choose(

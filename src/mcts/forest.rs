@@ -147,6 +147,25 @@ where
         self.trees.len()
     }
 
+    /// Every tree's root moved to `state`, as a search of it would move it; what that
+    /// drops is held for [`Forest::free_dropped`].
+    pub fn advance(&mut self, state: &M::State) {
+        for tree in &mut self.trees {
+            tree.set_root(state);
+        }
+    }
+
+    /// Frees what the trees' roots dropped ([`Mcts::free_dropped`]), until done or `stop`
+    /// is raised; how many nodes it freed.
+    pub fn free_dropped(&mut self, stop: Option<&AtomicBool>) -> usize {
+        self.trees.iter_mut().map(|t| t.free_dropped(stop)).sum()
+    }
+
+    /// Nodes the trees hold for freeing ([`Mcts::held`]).
+    pub fn held(&self) -> usize {
+        self.trees.iter().map(Mcts::held).sum()
+    }
+
     /// Nodes in all the trees.
     pub fn nodes(&self) -> usize {
         self.trees.iter().map(|t| t.nodes.len()).sum()

@@ -6,8 +6,14 @@
 //! search goes on growing where it looks most. Recycling is not cut by the clock (it took
 //! 66–155 ms for 47,000–94,000 nodes of checkers 6×6 in a loaded release build), so a
 //! search whose deadline is nearer than it might take stops growing its tree instead.
+//!
+//! The nodes a move of the root drops are not freed on that move's clock: freeing is most
+//! of a re-rooting's cost (tens of milliseconds for a tree of 100,000 nodes). They are
+//! held, still counted against the bound, until the player frees them once its reply has
+//! gone ([`Mcts::free_dropped`]), or the tree needs their room.
 
 use std::mem::size_of;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Mcts, Model, Node, Stat, Timer};
@@ -24,7 +30,75 @@ pub(super) const CHILD_ENTRY_BYTES: usize = size_of::<u64>() + size_of::<usize>(
 /// hash table's overhead, roughly.
 const TABLE_ENTRY_BYTES: usize = 2 * size_of::<u64>() + 8;
 
+/// How many dropped nodes are freed between two looks at the stop flag.
+pub(super) const FREE_CHUNK: usize = 1024;
+
+/// Nodes dropped from the tree and not yet freed: one batch per move of the root.
+pub(super) struct Dropped<S, Mv> {
+    batches: Vec<Vec<Node<S, Mv>>>,
+    /// How many nodes the batches hold, and their bytes ([`Node::bytes`]).
+    pub(super) nodes: usize,
+    pub(super) bytes: usize,
+}
+
+impl<S, Mv> Default for Dropped<S, Mv> {
+    fn default() -> Self {
+        Dropped {
+            batches: Vec::new(),
+            nodes: 0,
+            bytes: 0,
+        }
+    }
+}
+
+impl<S, Mv> Dropped<S, Mv> {
+    /// Holds `batch` for freeing later.
+    pub(super) fn hold(&mut self, batch: Vec<Node<S, Mv>>) {
+        for node in &batch {
+            self.nodes += 1;
+            self.bytes += node.bytes;
+        }
+        self.batches.push(batch);
+    }
+
+    /// Frees up to [`FREE_CHUNK`] nodes of the last batch; false if there were none.
+    fn free_chunk(&mut self) -> bool {
+        let Some(batch) = self.batches.last_mut() else {
+            return false;
+        };
+        let rest = batch.len().saturating_sub(FREE_CHUNK);
+        for node in &batch[rest..] {
+            self.nodes -= 1;
+            self.bytes -= node.bytes;
+        }
+        batch.truncate(rest);
+        if batch.is_empty() {
+            self.batches.pop();
+        }
+        true
+    }
+}
+
 impl<M: Model> Mcts<M> {
+    /// Frees the nodes the root's moves dropped ([`memory`]), until done or `stop` is
+    /// raised (looked at before each chunk); how many it freed. A player calls it once
+    /// its reply has gone, so that the freeing is on no move's clock.
+    pub fn free_dropped(&mut self, stop: Option<&AtomicBool>) -> usize {
+        if self.dropped.batches.is_empty() {
+            return 0;
+        }
+        let (started, before) = (Instant::now(), self.dropped.nodes);
+        while !stop.is_some_and(|s| s.load(Ordering::Relaxed)) && self.dropped.free_chunk() {}
+        let freed = before - self.dropped.nodes;
+        tracing::debug!(
+            freed,
+            left = self.dropped.nodes,
+            ms = started.elapsed().as_secs_f64() * 1e3,
+            "dropped nodes freed"
+        );
+        freed
+    }
+
     /// The bytes [`Node::bytes`] counts for `node`, but for its parent's entry.
     pub(super) fn node_bytes(&self, node: &Node<M::State, M::Move>) -> usize {
         let per_role = |len: usize| {
@@ -67,16 +141,22 @@ impl<M: Model> Mcts<M> {
         self.recycled
     }
 
+    /// Nodes dropped by the root's moves and not yet freed.
+    pub fn held(&self) -> usize {
+        self.dropped.nodes
+    }
+
     /// Recycles the tree if the next expansion might not fit: keeps the root and its
     /// most visited descendants, about half the bound. When that frees nothing (a root
     /// alone that fills the bound), the tree stays full until its root moves on. When
     /// twice the slowest recycling so far (per node) would not fit before the `timer`'s
     /// deadline, the tree grows no more in this search instead.
     pub(super) fn make_room(&mut self, timer: &Timer) {
-        if self.full || self.paused || self.bytes + self.largest <= self.memory {
+        let held = self.bytes + self.dropped.bytes;
+        if self.full || self.paused || held + self.largest <= self.memory {
             return;
         }
-        let nodes = u32::try_from(self.nodes.len()).unwrap_or(u32::MAX);
+        let nodes = u32::try_from(self.nodes.len() + self.dropped.nodes).unwrap_or(u32::MAX);
         let cost = self
             .recycle_per_node
             .saturating_mul(nodes.saturating_mul(2));
@@ -88,6 +168,10 @@ impl<M: Model> Mcts<M> {
             );
             return;
         }
+        if self.free_dropped(None) > 0 && self.bytes + self.largest <= self.memory {
+            return;
+        }
+        let started = Instant::now();
         let mut by_visits: Vec<(u32, usize)> =
             self.nodes.iter().map(|n| (n.visits, n.bytes)).collect();
         by_visits.sort_unstable_by_key(|&(visits, _)| std::cmp::Reverse(visits));
@@ -103,7 +187,8 @@ impl<M: Model> Mcts<M> {
             })
             .map_or(0, |&(visits, _)| visits);
         let before = self.nodes.len();
-        let took = self.keep(self.root, |n| n.visits > threshold);
+        drop(self.keep(self.root, |n| n.visits > threshold));
+        let took = started.elapsed();
         self.recycled += (before - self.nodes.len()) as u64;
         self.full = self.bytes + self.largest > self.memory;
         let per_node = took / u32::try_from(before.max(1)).unwrap_or(u32::MAX);
@@ -117,56 +202,57 @@ impl<M: Model> Mcts<M> {
     }
 
     /// Keeps `root` and those of its descendants that `keep` accepts and whose parent is
-    /// kept, renumbered from 0 (the root); recounts the bytes. Says how long it took: it
-    /// is not cut by the clock.
+    /// kept, in their order, in place: the vector keeps its room, and no kept node is
+    /// copied elsewhere. Recounts the bytes. Returns the rest, unfreed: freeing them is
+    /// most of the cost.
     pub(super) fn keep(
         &mut self,
         root: usize,
         keep: impl Fn(&Node<M::State, M::Move>) -> bool,
-    ) -> Duration {
-        let started = Instant::now();
+    ) -> Vec<Node<M::State, M::Move>> {
         // Each node's new number by its old one; a vector, as this visits every node.
         const DROPPED: usize = usize::MAX;
+        const KEPT: usize = 0;
         let mut index = vec![DROPPED; self.nodes.len()];
-        index[root] = 0;
-        let mut order = vec![root];
+        index[root] = KEPT;
+        let mut queue = vec![root];
         let mut next = 0;
-        while let Some(&n) = order.get(next) {
+        while let Some(&n) = queue.get(next) {
             for &c in self.nodes[n].children.values() {
                 if index[c] == DROPPED && keep(&self.nodes[c]) {
-                    index[c] = order.len();
-                    order.push(c);
+                    index[c] = KEPT;
+                    queue.push(c);
                 }
             }
             next += 1;
         }
-        let mut old: Vec<Option<Node<M::State, M::Move>>> = std::mem::take(&mut self.nodes)
-            .into_iter()
-            .map(Some)
-            .collect();
-        self.nodes = order
-            .iter()
-            .filter_map(|&n| old[n].take())
-            .map(|mut node| {
-                let before = node.children.len();
-                node.children.retain(|_, child| match index[*child] {
-                    DROPPED => false,
-                    i => {
-                        *child = i;
-                        true
-                    }
-                });
-                node.bytes -= (before - node.children.len()) * CHILD_ENTRY_BYTES;
-                node
+        drop(queue);
+        for (kept, i) in index.iter_mut().filter(|i| **i != DROPPED).enumerate() {
+            *i = kept;
+        }
+        let mut at = 0;
+        let dropped: Vec<_> = self
+            .nodes
+            .extract_if(.., |_| {
+                at += 1;
+                index[at - 1] == DROPPED
             })
             .collect();
-        self.root = 0;
+        for node in &mut self.nodes {
+            let before = node.children.len();
+            node.children.retain(|_, child| match index[*child] {
+                DROPPED => false,
+                i => {
+                    *child = i;
+                    true
+                }
+            });
+            node.bytes -= (before - node.children.len()) * CHILD_ENTRY_BYTES;
+        }
+        self.root = index[root];
         self.full = false;
         self.bytes = self.nodes.iter().map(|n| n.bytes).sum();
         self.reindex();
-        // Freeing the dropped nodes is most of the cost: it is timed too, not left to the
-        // end of the scope, after the clock is read.
-        drop((old, index, order));
-        started.elapsed()
+        dropped
     }
 }

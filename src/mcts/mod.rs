@@ -378,6 +378,8 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     recycle_per_node: Duration,
     /// Nodes recycled since the tree was made.
     recycled: u64,
+    /// What the root's moves dropped, not yet freed ([`memory`]).
+    dropped: memory::Dropped<M::State, M::Move>,
     /// The playouts' move statistics, when they are guided by them.
     mast: Option<Mast>,
     /// Steps after a leaf at which playouts stop and score their goals ([`cutoff`]).
@@ -416,6 +418,7 @@ impl<M: Model> Mcts<M> {
             paused: false,
             recycle_per_node: memory::FIRST_RECYCLE_PER_NODE,
             recycled: 0,
+            dropped: memory::Dropped::default(),
             mast: None,
             cutoff: None,
             heuristic: None,
@@ -602,8 +605,10 @@ impl<M: Model> Mcts<M> {
 
     /// Makes the node of `state` the root: found among the root's children or
     /// grandchildren (the usual case between two of our turns), its subtree kept and the
-    /// rest dropped; else a fresh tree.
-    fn set_root(&mut self, state: &M::State) {
+    /// rest dropped; else a fresh tree. What is dropped is held for
+    /// [`Mcts::free_dropped`], so that freeing it is not on this move's clock; what an
+    /// earlier move dropped and nobody freed is freed first.
+    pub(super) fn set_root(&mut self, state: &M::State) {
         if let Some(root) = self.nodes.get(self.root) {
             if self.model.same(&root.state, state) {
                 return;
@@ -619,20 +624,25 @@ impl<M: Model> Mcts<M> {
                     .find_map(|&c| self.nodes[c].children.values().copied().find(|&g| same(g)))
             });
             let found = found.or_else(|| self.transposition(state));
+            // What an earlier move dropped, if nobody freed it since.
+            self.free_dropped(None);
             if let Some(found) = found {
                 // Logged so that its cost can be read beside the recyclings'.
+                let started = Instant::now();
                 let before = self.nodes.len();
-                let took = self.keep(found, |_| true);
+                let dropped = self.keep(found, |_| true);
+                self.dropped.hold(dropped);
                 tracing::debug!(
                     before,
                     after = self.nodes.len(),
-                    ms = took.as_secs_f64() * 1e3,
+                    ms = started.elapsed().as_secs_f64() * 1e3,
                     "tree re-rooted"
                 );
                 return;
             }
+            let old = std::mem::take(&mut self.nodes);
+            self.dropped.hold(old);
         }
-        self.nodes.clear();
         let node = self.node(state.clone());
         self.bytes = node.bytes;
         self.full = false;

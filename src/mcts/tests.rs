@@ -1,4 +1,5 @@
 use std::collections::HashMap;
+use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
 use super::*;
@@ -344,7 +345,8 @@ fn well_formed<M: Model>(tree: &Mcts<M>) -> bool {
         .flat_map(|n| n.children.values().copied())
         .collect();
     children.sort_unstable();
-    tree.root == 0 && children == (1..tree.nodes.len()).collect::<Vec<_>>()
+    let others: Vec<usize> = (0..tree.nodes.len()).filter(|&i| i != tree.root).collect();
+    children == others
 }
 
 #[test]
@@ -995,20 +997,27 @@ fn joint_moves_too_many_to_number_have_no_number() {
     assert_eq!(node.joint_key(&[65_535; 4]), Some(u64::MAX));
 }
 
-/// A tic-tac-toe state that takes `SLOW_DROP` to free.
+/// A tic-tac-toe state that takes `SLOW_DROP` to free, and counts its freeing.
 #[derive(Clone)]
-struct SlowToDrop(State);
+struct SlowToDrop(State, Arc<AtomicUsize>);
 
 const SLOW_DROP: Duration = Duration::from_micros(200);
 
 impl Drop for SlowToDrop {
     fn drop(&mut self) {
+        self.1.fetch_add(1, Ordering::Relaxed);
         std::thread::sleep(SLOW_DROP);
     }
 }
 
-/// The reasoner over states slow to free.
-struct SlowDropping(Arc<Gdl>);
+/// The reasoner over states slow to free; the count of states freed.
+struct SlowDropping(Arc<Gdl>, Arc<AtomicUsize>);
+
+impl SlowDropping {
+    fn state(&self, state: State) -> SlowToDrop {
+        SlowToDrop(state, Arc::clone(&self.1))
+    }
+}
 
 impl Model for SlowDropping {
     type State = SlowToDrop;
@@ -1020,7 +1029,7 @@ impl Model for SlowDropping {
     }
 
     fn next(&self, state: &SlowToDrop, joint: &[Term]) -> SlowToDrop {
-        SlowToDrop(Model::next(&self.0, &state.0, joint))
+        self.state(Model::next(&self.0, &state.0, joint))
     }
 
     fn playout(
@@ -1046,22 +1055,91 @@ impl Model for SlowDropping {
     }
 }
 
-/// What a recycling or a re-rooting is timed at (which decides whether the next one fits
-/// before a deadline) includes freeing the nodes it drops.
-#[test]
-fn keeping_part_of_the_tree_is_timed_with_freeing_the_rest() {
+/// A tic-tac-toe tree of states slow to free, grown by 300 iterations from the start;
+/// the count of states freed.
+fn slow_dropping_tree() -> (Mcts<SlowDropping>, Arc<AtomicUsize>) {
     let gdl = game("tictactoe.gdl");
-    let start = SlowToDrop(gdl.initial_state());
-    let mut tree = Mcts::new(SlowDropping(gdl), Some(1), 16);
+    let freed = Arc::new(AtomicUsize::new(0));
+    let model = SlowDropping(Arc::clone(&gdl), Arc::clone(&freed));
+    let start = model.state(gdl.initial_state());
+    let mut tree = Mcts::new(model, Some(1), 16);
     let budget = Budget {
         iterations: Some(300),
         ..Budget::default()
     };
     tree.search_within(&start, 0, budget);
+    assert!(tree.nodes.len() > 100, "{} nodes", tree.nodes.len());
+    (tree, freed)
+}
+
+/// What a recycling is timed at (which decides whether the next one fits before a
+/// deadline) includes freeing the nodes it drops.
+#[test]
+fn a_recycling_is_timed_with_freeing_what_it_drops() {
+    let (mut tree, _) = slow_dropping_tree();
     let before = tree.nodes.len();
-    assert!(before > 100, "{before} nodes");
-    let took = tree.keep(tree.root, |_| false);
-    assert_eq!(tree.nodes.len(), 1);
-    let freeing = SLOW_DROP * (before as u32 - 1);
-    assert!(took >= freeing, "{took:?} for {before} nodes");
+    // Full: the next expansion needs room.
+    tree.set_memory(tree.bytes);
+    tree.make_room(&Timer::new(None, None, 1));
+    let dropped = before - tree.nodes.len();
+    assert!(dropped > 50, "{dropped} of {before} dropped");
+    let timed = tree.recycle_per_node.as_secs_f64() * before as f64;
+    let freeing = SLOW_DROP.as_secs_f64() * dropped as f64;
+    assert!(timed >= freeing * 0.99, "{timed} s for {dropped} nodes");
+}
+
+/// The state after the first legal move of each role, in `tree`'s model.
+fn after_first_moves(tree: &Mcts<SlowDropping>) -> SlowToDrop {
+    let root = &tree.nodes[tree.root];
+    let joint: Vec<Term> = root.legal.iter().map(|m| m[0].clone()).collect();
+    Model::next(&tree.model, &root.state, &joint)
+}
+
+/// A move of the root frees nothing on the clock: what it drops is freed when asked,
+/// and counts against the memory bound until then.
+#[test]
+fn what_a_move_of_the_root_drops_is_freed_when_asked() {
+    let (mut tree, freed) = slow_dropping_tree();
+    let before = tree.nodes.len();
+    let next = after_first_moves(&tree);
+    let no_search = Budget {
+        iterations: Some(0),
+        ..Budget::default()
+    };
+    let freed_before = freed.load(Ordering::Relaxed);
+    tree.search_within(&next, 1, no_search);
+    let kept = tree.nodes.len();
+    assert!(kept < before, "{kept} of {before} kept");
+    assert_eq!(freed.load(Ordering::Relaxed), freed_before);
+    assert_eq!(tree.held(), before - kept);
+    assert!(tree.dropped.bytes > 0);
+    // A stop flag already raised frees nothing.
+    let raised = AtomicBool::new(true);
+    assert_eq!(tree.free_dropped(Some(&raised)), 0);
+    assert_eq!(tree.held(), before - kept);
+    assert_eq!(tree.free_dropped(None), before - kept);
+    assert_eq!(freed.load(Ordering::Relaxed), freed_before + before - kept);
+    assert_eq!((tree.dropped.nodes, tree.dropped.bytes), (0, 0));
+    assert_eq!(tree.free_dropped(None), 0);
+}
+
+/// The nodes held for freeing are freed first when the tree needs their room.
+#[test]
+fn held_nodes_are_freed_when_the_tree_needs_their_room() {
+    let (mut tree, freed) = slow_dropping_tree();
+    let before = tree.nodes.len();
+    let next = after_first_moves(&tree);
+    let no_search = Budget {
+        iterations: Some(0),
+        ..Budget::default()
+    };
+    tree.search_within(&next, 1, no_search);
+    let kept = tree.nodes.len();
+    // Room for the live tree and one expansion, not for the held nodes too.
+    tree.set_memory(tree.bytes + tree.largest);
+    let freed_before = freed.load(Ordering::Relaxed);
+    tree.make_room(&Timer::new(None, None, 1));
+    assert_eq!(tree.nodes.len(), kept, "nothing recycled");
+    assert_eq!(freed.load(Ordering::Relaxed), freed_before + before - kept);
+    assert_eq!(tree.dropped.nodes, 0);
 }

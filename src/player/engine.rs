@@ -44,6 +44,8 @@ pub struct EngineSession<G: Game> {
     agent: Arc<Mutex<Agent<G>>>,
     /// Whether the agent searches (so that pondering helps it).
     searches: bool,
+    /// Whether the agent keeps an MCTS tree across moves (which leaves nodes to free).
+    grows_tree: bool,
     /// Hashes of the positions played (games whose positions repeat).
     earlier: Vec<u64>,
     /// The game's registered name.
@@ -80,6 +82,7 @@ impl<G: Game> EngineSession<G> {
             rules,
             agent: Arc::new(Mutex::new(Agent::new::<S>(agent))),
             searches: agent.kind == AgentKind::Alphabeta,
+            grows_tree: agent.kind == AgentKind::Mcts,
             earlier: Vec::new(),
             game: S::NAME,
             figures: Arc::default(),
@@ -290,6 +293,17 @@ impl<G: Game> MatchSession for EngineSession<G> {
         }
         let search = self.search(false, None);
         Some(Box::new(move |limits| drop(search(limits))))
+    }
+
+    fn tidy(&mut self) -> Option<Ponder> {
+        if !self.grows_tree {
+            return None;
+        }
+        let agent = Arc::clone(&self.agent);
+        Some(Box::new(move |limits| {
+            let mut agent = agent.lock().unwrap_or_else(|e| e.into_inner());
+            agent.free_dropped(limits.stop.as_deref());
+        }))
     }
 
     fn noop(&self) -> String {

@@ -314,6 +314,14 @@ impl MatchSession for GeneralSession {
         Some(Box::new(move |limits| drop(search.run(&match_id, limits))))
     }
 
+    fn tidy(&mut self) -> Option<Ponder> {
+        let tree = self.tree.clone()?;
+        Some(Box::new(move |limits| {
+            let mut tree = tree.lock().unwrap_or_else(|e| e.into_inner());
+            tree.free_dropped(limits.stop.as_deref());
+        }))
+    }
+
     /// The meta-gaming: the survey, the playouts' trial and the game's solution, until
     /// the start clock's deadline or done; the tree is grown after `ready`, by the ponder.
     fn prepare(&mut self) -> Option<Ponder> {
@@ -395,6 +403,12 @@ impl Search {
         }
         let (cutoff, heuristic, bias) = self.cutoff();
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
+        if self.figures.is_none() {
+            // A ponder: what moving the root drops is freed now, not on the next move's
+            // clock.
+            tree.advance(&self.position);
+            tree.free_dropped(Some(stop));
+        }
         if !self.solution_held() {
             tree.set_memory(self.memory_mb);
         }
@@ -897,5 +911,33 @@ mod tests {
         let mv = search(&within(50));
         assert!(started.elapsed() < Duration::from_secs(2));
         assert!(mv.starts_with("(play "), "{mv}");
+    }
+
+    /// What moving the root drops is freed off the move's clock: by the ponder that
+    /// moves it, or by the work left after the reply.
+    #[test]
+    fn a_move_leaves_its_dropped_nodes_to_the_ponder_or_the_tidying_after_it() {
+        let agent = AgentConfig {
+            iterations: Some(300),
+            seed: Some(1),
+            ..AgentConfig::default()
+        };
+        let mut s = session("connect_four.gdl", "red", agent);
+        let tree = s.tree.clone().unwrap();
+        let search = |s: &mut GeneralSession| match s.reply() {
+            Reply::Search { search, .. } => search(&within(2_000)),
+            _ => panic!("expected a search"),
+        };
+        let ours = search(&mut s);
+        s.apply(Some(&moves(&format!("({ours} noop)")))).unwrap();
+        assert!(matches!(s.reply(), Reply::Wait(_)));
+        s.ponder().unwrap()(&within(2_000));
+        assert_eq!(tree.lock().unwrap().held(), 0, "the ponder freed its drop");
+        s.apply(Some(&moves("(noop (drop 4))"))).unwrap();
+        search(&mut s);
+        let held = tree.lock().unwrap().held();
+        assert!(held > 0, "the search's drop is held");
+        s.tidy().unwrap()(&within(2_000));
+        assert_eq!(tree.lock().unwrap().held(), 0, "tidied");
     }
 }

@@ -23,7 +23,7 @@ use super::service::SearchService;
 use super::session::{MatchSession, MatchState, Ponder, Reply, StartError};
 use super::start;
 use crate::agent::AgentConfig;
-use crate::search::clock;
+use crate::search::{Limits, clock};
 use crate::sexpr::Sexpr;
 use crate::web::observe::Observer;
 
@@ -39,6 +39,9 @@ pub const MAX_PONDER: Duration = Duration::from_secs(60);
 /// START is answered at least this long before its start clock ends, whatever the play
 /// margin: the preparation before it checks its clock only between reasoner steps.
 pub const START_MARGIN: Duration = Duration::from_millis(500);
+/// How long the work left after a move waits, so that the reply is sent before it takes
+/// the core.
+const TIDY_PAUSE: Duration = Duration::from_millis(5);
 /// Less time than this left of the start clock is not worth a preparation.
 const MIN_PREPARE: Duration = Duration::from_millis(200);
 /// How long past its end START waits for a preparation still in a reasoner step.
@@ -176,6 +179,22 @@ impl Player {
         let until = until.min(Instant::now() + MAX_PONDER);
         if let Err(e) = self.search.ponder(match_id, until, ponder) {
             warn!(match_id, error = %e, "cannot ponder");
+        }
+    }
+
+    /// Starts `tidy` for `match_id` after [`TIDY_PAUSE`], so that the reply leaves first:
+    /// work on the opponent's time, as pondering is (none with `--no-ponder`), which
+    /// gives way to move searches and to the match's next ponder.
+    fn start_tidying(&self, match_id: &str, tidy: Option<Ponder>, until: Instant) {
+        let Some(tidy) = tidy else {
+            return;
+        };
+        let paused = move |limits: &Limits| {
+            std::thread::sleep(TIDY_PAUSE);
+            tidy(limits);
+        };
+        if let Err(e) = self.search.tidy(match_id, until, paused) {
+            warn!(match_id, error = %e, "cannot free what the move left");
         }
     }
 
@@ -412,15 +431,14 @@ impl Player {
                 .map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
-        if let Some(observer) = &self.observer {
-            let figures = session
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .take_figures();
-            if let Some(figures) = figures {
-                observer.searched(match_id, figures);
-            }
+        let (figures, tidy) = {
+            let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
+            (s.take_figures(), if ponders { s.tidy() } else { None })
+        };
+        if let (Some(observer), Some(figures)) = (&self.observer, figures) {
+            observer.searched(match_id, figures);
         }
+        self.start_tidying(match_id, tidy, received + play_clock);
         Ok(match searched {
             Ok(text) => text,
             Err(why) => match fallback.answer() {
@@ -646,5 +664,37 @@ mod tests {
         assert_eq!(reply, "noop");
         assert_eq!(p.free_idle(almost + Duration::from_secs(5)), 0);
         assert_eq!(p.match_count(), 1);
+    }
+
+    /// After a move search, the work left (freeing what the search dropped from its tree)
+    /// runs on the opponent's time as a ponder does, and not with `--no-ponder`.
+    #[tokio::test]
+    async fn a_move_search_leaves_its_tidying_to_after_the_reply() {
+        for ponder in [true, false] {
+            let p = Player::new(PlayerConfig {
+                name: "t".to_owned(),
+                agent: AgentConfig {
+                    kind: crate::agent::AgentKind::Mcts,
+                    hash_mb: 1,
+                    ..AgentConfig::default()
+                },
+                margin: Duration::from_millis(900),
+                threads: 1,
+                ponder,
+                max_matches: 1,
+            });
+            let rules: String = breakthrough_rules("6x6".parse().unwrap())
+                .lines()
+                .map(|l| l.split(';').next().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let start = format!("(START m black ({rules}) 10 1)");
+            assert_eq!(send(&p, &start).await.unwrap(), "ready");
+            assert_eq!(send(&p, "(PLAY m NIL)").await.unwrap(), "noop");
+            assert!(!p.search.is_pondering("m"), "an MCTS agent does not ponder");
+            let ours = send(&p, "(PLAY m ((move 1 2 1 3) noop))").await.unwrap();
+            assert!(ours.starts_with("(move "), "{ours}");
+            assert_eq!(p.search.is_pondering("m"), ponder, "ponder {ponder}");
+        }
     }
 }

@@ -14,7 +14,8 @@
 //! each search some depth instead. Pondering (searching on the opponent's time to warm a
 //! match's table) and a match's preparation in its start clock are registered here by
 //! match: any move search stops every such job, and none starts while a move search
-//! runs, so that a reply always gets the cores.
+//! runs, so that a reply always gets the cores. So is the work a match leaves after a
+//! move (freeing what its search dropped), which gives way in the same way.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -40,6 +41,9 @@ pub struct SearchService {
 /// A job that gives way to move searches; dropping this stops it.
 struct Yielding {
     stop: Arc<AtomicBool>,
+    /// Work left after a move (freeing memory), which the match's next message does not
+    /// stop: it holds nothing that message needs.
+    tidy: bool,
     /// A ponder's result channel, kept open so that the job runs (nobody awaits it); a
     /// preparation's is the caller's [`Pending`].
     _result: Option<oneshot::Receiver<()>>,
@@ -105,7 +109,18 @@ impl SearchService {
     where
         F: FnOnce(&Limits) + Send + 'static,
     {
-        self.yielding(match_id, deadline, search, false).map(drop)
+        self.yielding(match_id, deadline, search, false, false)
+            .map(drop)
+    }
+
+    /// Starts work left after `match_id`'s move (freeing what its search dropped) as a
+    /// ponder does, but [`SearchService::stop_pondering`] leaves it running.
+    pub fn tidy<F>(&self, match_id: &str, deadline: Instant, job: F) -> Result<(), CannotSearch>
+    where
+        F: FnOnce(&Limits) + Send + 'static,
+    {
+        self.yielding(match_id, deadline, job, false, true)
+            .map(drop)
     }
 
     /// Starts `match_id`'s preparation in its start clock, which gives way to move
@@ -120,7 +135,7 @@ impl SearchService {
     where
         F: FnOnce(&Limits) + Send + 'static,
     {
-        self.yielding(match_id, deadline, search, true)
+        self.yielding(match_id, deadline, search, true, false)
     }
 
     /// Starts a job that gives way to move searches, registered as `match_id`'s (its
@@ -132,6 +147,7 @@ impl SearchService {
         deadline: Instant,
         search: F,
         awaited: bool,
+        tidy: bool,
     ) -> Result<Option<Pending<()>>, CannotSearch>
     where
         F: FnOnce(&Limits) + Send + 'static,
@@ -154,15 +170,19 @@ impl SearchService {
         };
         let job = Yielding {
             stop,
+            tidy,
             _result: kept,
         };
         ponders.insert(match_id.to_owned(), job);
         Ok(handed)
     }
 
-    /// Stops `match_id`'s ponder job, if it has one.
+    /// Stops `match_id`'s ponder or preparation, if it has one (not its tidying).
     pub fn stop_pondering(&self, match_id: &str) {
-        self.ponders().remove(match_id);
+        let mut ponders = self.ponders();
+        if ponders.get(match_id).is_some_and(|job| !job.tidy) {
+            ponders.remove(match_id);
+        }
     }
 
     /// Whether `match_id` has a ponder (or preparation) job that has not been stopped.
@@ -415,6 +435,24 @@ mod tests {
         service.stop_pondering("m");
         assert!(!service.is_pondering("m"));
         assert!(tokio::time::timeout(wait, second).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_match_s_tidying_outlives_its_next_message_but_not_a_move_search_or_ponder() {
+        let service = SearchService::new(1);
+        service.tidy("m", far(), until_stopped_unit).unwrap();
+        // What a message about the match stops is a ponder, not the tidying.
+        service.stop_pondering("m");
+        assert!(service.is_pondering("m"));
+        // A ponder of the match replaces it.
+        service.ponder("m", far(), until_stopped_unit).unwrap();
+        service.stop_pondering("m");
+        assert!(!service.is_pondering("m"));
+        // A move search stops it.
+        service.tidy("m", far(), until_stopped_unit).unwrap();
+        let pending = service.submit(far(), until_stopped).unwrap();
+        assert!(!service.is_pondering("m"));
+        drop(pending);
     }
 
     /// Four move searches submitted at once on two cores: none waits for another, each

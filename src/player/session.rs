@@ -154,6 +154,11 @@ pub trait MatchSession: Send {
     /// A search preparing the next move, if one would help (the game goes on and the
     /// agent searches).
     fn ponder(&mut self) -> Option<Ponder>;
+    /// Work left once a move's reply has gone, if any: freeing what the move's search
+    /// dropped from its tree, so that the freeing is on no move's clock.
+    fn tidy(&mut self) -> Option<Ponder> {
+        None
+    }
     /// What to do in the start clock before answering START, if anything: work whose
     /// result the first moves need (the general player's look at the game, and its
     /// solution where one is found), run until its limits' deadline or done.
