@@ -162,6 +162,7 @@ where
     }
 
     /// Nodes the trees hold for freeing ([`Mcts::held`]).
+    #[cfg(test)]
     pub fn held(&self) -> usize {
         self.trees.iter().map(Mcts::held).sum()
     }

@@ -36,8 +36,7 @@ pub(super) const FREE_CHUNK: usize = 1024;
 /// Nodes dropped from the tree and not yet freed: one batch per move of the root.
 pub(super) struct Dropped<S, Mv> {
     batches: Vec<Vec<Node<S, Mv>>>,
-    /// How many nodes the batches hold, and their bytes ([`Node::bytes`]).
-    pub(super) nodes: usize,
+    /// The bytes of the nodes the batches hold ([`Node::bytes`]).
     pub(super) bytes: usize,
 }
 
@@ -45,7 +44,6 @@ impl<S, Mv> Default for Dropped<S, Mv> {
     fn default() -> Self {
         Dropped {
             batches: Vec::new(),
-            nodes: 0,
             bytes: 0,
         }
     }
@@ -54,11 +52,13 @@ impl<S, Mv> Default for Dropped<S, Mv> {
 impl<S, Mv> Dropped<S, Mv> {
     /// Holds `batch` for freeing later.
     pub(super) fn hold(&mut self, batch: Vec<Node<S, Mv>>) {
-        for node in &batch {
-            self.nodes += 1;
-            self.bytes += node.bytes;
-        }
+        self.bytes += batch.iter().map(|n| n.bytes).sum::<usize>();
         self.batches.push(batch);
+    }
+
+    /// How many nodes the batches hold.
+    pub(super) fn nodes(&self) -> usize {
+        self.batches.iter().map(Vec::len).sum()
     }
 
     /// Frees up to [`FREE_CHUNK`] nodes of the last batch; false if there were none.
@@ -67,10 +67,7 @@ impl<S, Mv> Dropped<S, Mv> {
             return false;
         };
         let rest = batch.len().saturating_sub(FREE_CHUNK);
-        for node in &batch[rest..] {
-            self.nodes -= 1;
-            self.bytes -= node.bytes;
-        }
+        self.bytes -= batch[rest..].iter().map(|n| n.bytes).sum::<usize>();
         batch.truncate(rest);
         if batch.is_empty() {
             self.batches.pop();
@@ -87,12 +84,12 @@ impl<M: Model> Mcts<M> {
         if self.dropped.batches.is_empty() {
             return 0;
         }
-        let (started, before) = (Instant::now(), self.dropped.nodes);
+        let (started, before) = (Instant::now(), self.held());
         while !stop.is_some_and(|s| s.load(Ordering::Relaxed)) && self.dropped.free_chunk() {}
-        let freed = before - self.dropped.nodes;
+        let freed = before - self.held();
         tracing::debug!(
             freed,
-            left = self.dropped.nodes,
+            left = self.held(),
             ms = started.elapsed().as_secs_f64() * 1e3,
             "dropped nodes freed"
         );
@@ -143,7 +140,7 @@ impl<M: Model> Mcts<M> {
 
     /// Nodes dropped by the root's moves and not yet freed.
     pub fn held(&self) -> usize {
-        self.dropped.nodes
+        self.dropped.nodes()
     }
 
     /// Recycles the tree if the next expansion might not fit: keeps the root and its
@@ -156,7 +153,7 @@ impl<M: Model> Mcts<M> {
         if self.full || self.paused || held + self.largest <= self.memory {
             return;
         }
-        let nodes = u32::try_from(self.nodes.len() + self.dropped.nodes).unwrap_or(u32::MAX);
+        let nodes = u32::try_from(self.nodes.len() + self.held()).unwrap_or(u32::MAX);
         let cost = self
             .recycle_per_node
             .saturating_mul(nodes.saturating_mul(2));

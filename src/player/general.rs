@@ -311,7 +311,14 @@ impl MatchSession for GeneralSession {
         }
         let search = self.search(self.tree.clone()?, false);
         let match_id = self.info.match_id.clone();
-        Some(Box::new(move |limits| drop(search.run(&match_id, limits))))
+        Some(Box::new(move |limits| {
+            // What moving the root drops is freed now, not on the next move's clock.
+            let mut tree = search.tree.lock().unwrap_or_else(|e| e.into_inner());
+            tree.advance(&search.position);
+            tree.free_dropped(limits.stop.as_deref());
+            drop(tree);
+            drop(search.run(&match_id, limits));
+        }))
     }
 
     fn tidy(&mut self) -> Option<Ponder> {
@@ -403,12 +410,6 @@ impl Search {
         }
         let (cutoff, heuristic, bias) = self.cutoff();
         let mut tree = self.tree.lock().unwrap_or_else(|e| e.into_inner());
-        if self.figures.is_none() {
-            // A ponder: what moving the root drops is freed now, not on the next move's
-            // clock.
-            tree.advance(&self.position);
-            tree.free_dropped(Some(stop));
-        }
         if !self.solution_held() {
             tree.set_memory(self.memory_mb);
         }
