@@ -135,6 +135,54 @@ fn playouts_evaluated_by_propagation_end_as_swept_ones_on_every_project_file() {
     }
 }
 
+/// The states of a random game of `path` and the joint moves played from them, queried
+/// in a shuffled order, by sweeping and by propagating: the answers must be the same.
+/// A propagated query starts from where the last one left its evaluation, so jumping
+/// between the game's states checks loading a state by its differences, as a tree
+/// search does when it expands a node far from the last playout's end.
+fn queries_agree(path: &PathBuf, seed: u64) {
+    let gdl = with_propnet(&rules_of(path), &path.display().to_string());
+    let (sweep, propagate) = (
+        gdl.with_evaluator(Evaluator::Sweep),
+        gdl.with_evaluator(Evaluator::Propagate),
+    );
+    let mut rng = seeded(Some(seed));
+    let mut steps = Vec::new();
+    let mut state = gdl.initial_state();
+    for _ in 0..30 {
+        let legal = sweep.all_legal_moves(&state);
+        if sweep.is_terminal(&state) || legal.iter().any(Vec::is_empty) {
+            break;
+        }
+        let joint: Vec<_> = legal
+            .iter()
+            .map(|ms| ms[rand::RngExt::random_range(&mut rng, 0..ms.len())].clone())
+            .collect();
+        let next = sweep.next_state(&state, &joint);
+        steps.push((state, joint));
+        state = next;
+    }
+    steps.push((state, Vec::new()));
+    let mut order: Vec<usize> = (0..steps.len()).chain(0..steps.len()).collect();
+    rand::seq::SliceRandom::shuffle(order.as_mut_slice(), &mut rng);
+    for i in order {
+        let (state, joint) = &steps[i];
+        let what = format!("{path:?}, step {i}");
+        assert_eq!(propagate.analyse(state), sweep.analyse(state), "{what}");
+        if !joint.is_empty() {
+            let next = propagate.next_state(state, joint);
+            assert_eq!(next, sweep.next_state(state, joint), "{what}");
+        }
+    }
+}
+
+#[test]
+fn queries_evaluated_by_propagation_answer_as_swept_ones_on_every_project_file() {
+    for (i, path) in project_files().iter().enumerate() {
+        queries_agree(path, 50 + i as u64);
+    }
+}
+
 #[test]
 fn rules_that_cannot_be_grounded_are_played_by_the_reasoner() {
     // A counter that grows a term at every step: no finite network holds every state.

@@ -269,7 +269,7 @@ impl Gdl {
         }
     }
 
-    /// The same game with its network's playouts evaluated by `evaluator` (see
+    /// The same game with its network evaluated by `evaluator` (see
     /// [`Evaluator`]; the answers are the same, only their speed differs).
     pub fn with_evaluator(&self, evaluator: Evaluator) -> Gdl {
         Gdl {
@@ -368,7 +368,11 @@ impl Gdl {
         let Some(&rid) = self.role_ids.get(role) else {
             return Vec::new();
         };
-        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+        if let Some(a) = self
+            .propnet
+            .as_ref()
+            .and_then(|p| p.analyse(state, self.evaluator))
+        {
             return a.legal.into_iter().nth(role).unwrap_or_default();
         }
         let ev = self.prog.evaluate(Query::Legal, &state.fluents, &[]);
@@ -377,7 +381,11 @@ impl Gdl {
 
     /// The legal moves of every role, in role order.
     pub fn all_legal_moves(&self, state: &State) -> Vec<Vec<Term>> {
-        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+        if let Some(a) = self
+            .propnet
+            .as_ref()
+            .and_then(|p| p.analyse(state, self.evaluator))
+        {
             return a.legal;
         }
         let ev = self.prog.evaluate(Query::Legal, &state.fluents, &[]);
@@ -404,7 +412,7 @@ impl Gdl {
         if let Some(next) = self
             .propnet
             .as_ref()
-            .and_then(|p| p.next_state(state, joint))
+            .and_then(|p| p.next_state(state, joint, self.evaluator))
         {
             return next;
         }
@@ -418,7 +426,11 @@ impl Gdl {
     }
 
     pub fn is_terminal(&self, state: &State) -> bool {
-        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+        if let Some(a) = self
+            .propnet
+            .as_ref()
+            .and_then(|p| p.analyse(state, self.evaluator))
+        {
             return a.terminal;
         }
         let ev = self.prog.evaluate(Query::Terminal, &state.fluents, &[]);
@@ -429,7 +441,11 @@ impl Gdl {
     /// Rules that give a role several values in one state are faulty; the highest counts
     /// (as in other GGP systems), and the first such state is logged.
     pub fn goals(&self, state: &State) -> Vec<Option<u32>> {
-        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+        if let Some(a) = self
+            .propnet
+            .as_ref()
+            .and_then(|p| p.analyse(state, self.evaluator))
+        {
             return a.goals;
         }
         let ev = self.prog.evaluate(Query::Goal, &state.fluents, &[]);
@@ -474,7 +490,11 @@ impl Gdl {
     /// Terminal, legal moves and goals of `state` in one evaluation (cheaper than asking
     /// for each separately).
     pub fn analyse(&self, state: &State) -> Analysis {
-        if let Some(a) = self.propnet.as_ref().and_then(|p| p.analyse(state)) {
+        if let Some(a) = self
+            .propnet
+            .as_ref()
+            .and_then(|p| p.analyse(state, self.evaluator))
+        {
             return a;
         }
         let ev = self.prog.evaluate(Query::All, &state.fluents, &[]);

@@ -2,8 +2,8 @@
 //!
 //! The gates are numbered so that every gate comes after its inputs, but for the gates
 //! of a recursive cycle, which sit side by side and are swept again from false until
-//! nothing changes (their least fixpoint, as the reasoner computes it). A query sweeps
-//! only the gates its outputs need (its *cone*), in precomputed blocks; a sweep reads
+//! nothing changes (their least fixpoint, as the reasoner computes it). A swept query
+//! covers only the gates its outputs need (its *cone*), in precomputed blocks; a sweep reads
 //! and writes one array of values and allocates nothing.
 
 use super::build::Gate;

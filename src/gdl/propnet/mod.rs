@@ -7,6 +7,7 @@
 //!   *inputs* (the moves played), and gates for every derived atom, among them the
 //!   `legal`, `next`, `goal` and `terminal` outputs;
 //! - [`optimise`] folds constants, shares identical gates and drops what no output needs;
+//! - [`index`] finds a fluent's or a move's proposition from its term;
 //! - [`eval`] sweeps the gates in order over flat arrays;
 //! - [`propagate`] keeps every gate's value and, when bases or inputs flip, updates only
 //!   the gates they reach; [`walk`] plays random playouts with it, step to step.
@@ -20,6 +21,7 @@
 mod build;
 mod eval;
 mod ground;
+mod index;
 mod optimise;
 mod propagate;
 mod walk;
@@ -29,7 +31,6 @@ use std::sync::atomic::AtomicBool;
 
 use rand::RngExt;
 
-use super::hash::FastMap;
 use super::prover::Program;
 use super::split::read_rules;
 use super::term::{Store, Term, TermId, TermTable};
@@ -37,12 +38,15 @@ use super::{Analysis, PlayoutLimit, State, highest_goal};
 use crate::rng::Rng;
 use crate::sexpr::Sexpr;
 use eval::{Cone, Net};
+use index::TermIndex;
 use propagate::Propagator;
 use walk::Walk;
 
-/// How the network is evaluated in a playout. Queries on one state ([`Propnet::analyse`],
-/// [`Propnet::next_state`]) always sweep: with nothing to start from, propagation would
-/// compute every gate anyway.
+/// How the network is evaluated, in playouts and in queries on one state
+/// ([`Propnet::analyse`], [`Propnet::next_state`]). A propagated query starts from
+/// wherever a pooled evaluation was left: in a tree search that is the state the last
+/// playout ended in, or the parent of the node being expanded, so only the differences
+/// are computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Evaluator {
     /// Every gate a step needs, swept in order from scratch at every step.
@@ -51,7 +55,7 @@ pub enum Evaluator {
     Propagate,
 }
 
-/// Networks with fewer gates are swept in playouts. Propagation pays a fixed cost per
+/// Networks with fewer gates are swept, in playouts and queries. Propagation pays a fixed cost per
 /// playout (taking a pooled evaluation, loading the state by its differences) and per
 /// change; in lowest unique number (46 gates, one step a game) that made it 0.7 times as
 /// fast as sweeping, while tic-tac-toe (99 gates) gained 1.2–1.3 times and every larger
@@ -79,11 +83,12 @@ pub(crate) struct Propnet {
     net: Net,
     /// The fluents, by base index, in the order of [`Term`] (so states come out sorted).
     fluents: Vec<Term>,
-    /// By the terms' ids: read for every fluent of every state a search hands over.
-    fluent_index: FastMap<Term, u32>,
+    /// Each fluent's base index.
+    fluent_index: TermIndex,
     /// Per role: its moves, in the order of [`Term`].
     moves: Vec<Vec<Move>>,
-    move_index: Vec<FastMap<Term, u32>>,
+    /// Per role: each move's input proposition.
+    move_index: Vec<TermIndex>,
     /// Per role: (value, proposition) of its goals.
     goals: Vec<Vec<(Option<u32>, u32)>>,
     terminal: u32,
@@ -97,7 +102,7 @@ pub(crate) struct Propnet {
     successor_after: Cone,
     /// Value arrays of finished queries, so that a query need not allocate.
     pool: Mutex<Vec<Vec<bool>>>,
-    /// How playouts are evaluated unless the caller says.
+    /// How playouts and queries are evaluated unless the caller says.
     evaluator: Evaluator,
     propagator: Propagator,
     /// Evaluations of finished propagating playouts, each still up to date with the
@@ -182,7 +187,7 @@ impl Propnet {
             .for_each(|m| m.sort_by(|a, b| a.term.cmp(&b.term)));
         let move_index = moves
             .iter()
-            .map(|ms| ms.iter().map(|m| (m.term.clone(), m.input)).collect())
+            .map(|ms| TermIndex::new(ms.iter().map(|m| (&m.term, m.input))))
             .collect();
         let mut goals: Vec<Vec<(Option<u32>, u32)>> = vec![Vec::new(); roles.len()];
         for ((role, value), &p) in goal_of.into_iter().zip(&folded.goals) {
@@ -213,11 +218,7 @@ impl Propnet {
             successor: net.cone(&second),
             successor_after: net.cone(&after),
             net,
-            fluent_index: fluents
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (t.clone(), i as u32))
-                .collect(),
+            fluent_index: TermIndex::new(fluents.iter().zip(0..)),
             fluents,
             moves,
             move_index,
@@ -234,12 +235,12 @@ impl Propnet {
     pub fn describe(&self) -> String {
         let (gates, edges) = self.net.size();
         let moves: usize = self.moves.iter().map(Vec::len).sum();
-        let playouts = match self.evaluator {
-            Evaluator::Sweep => "sweep",
-            Evaluator::Propagate => "propagation",
+        let how = match self.evaluator {
+            Evaluator::Sweep => "swept",
+            Evaluator::Propagate => "evaluated by propagation",
         };
         format!(
-            "{} fluents, {moves} moves, {gates} gates, {edges} gate inputs; playouts by {playouts}",
+            "{} fluents, {moves} moves, {gates} gates, {edges} gate inputs; {how}",
             self.fluents.len()
         )
     }
@@ -247,17 +248,22 @@ impl Propnet {
     fn bits(&self, state: &State) -> Option<Vec<u64>> {
         let mut bits = vec![0u64; self.fluents.len().div_ceil(64)];
         for f in state.fluents() {
-            let i = *self.fluent_index.get(f)? as usize;
+            let i = self.fluent_index.get(f)? as usize;
             bits[i / 64] |= 1 << (i % 64);
         }
         Some(bits)
     }
 
     fn state_of(&self, bits: &[u64]) -> State {
-        let fluents = (0..self.fluents.len())
-            .filter(|&i| bits[i / 64] >> (i % 64) & 1 == 1)
-            .map(|i| self.fluents[i].clone())
-            .collect();
+        let held = bits.iter().map(|w| w.count_ones() as usize).sum();
+        let mut fluents = Vec::with_capacity(held);
+        for (w, &word) in bits.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                fluents.push(self.fluents[w * 64 + rest.trailing_zeros() as usize].clone());
+                rest &= rest - 1;
+            }
+        }
         // Already sorted and distinct.
         State { fluents }
     }
@@ -305,45 +311,62 @@ impl Propnet {
             .collect()
     }
 
-    /// Terminal, legal moves and goals of `state`; `None` if it holds a fluent the
-    /// network does not know.
-    pub fn analyse(&self, state: &State) -> Option<Analysis> {
+    /// Terminal, legal moves and goals of `state`, evaluated by `how` (by default as
+    /// chosen for this network's size); `None` if it holds a fluent the network does
+    /// not know.
+    pub fn analyse(&self, state: &State, how: Option<Evaluator>) -> Option<Analysis> {
         let bits = self.bits(state)?;
-        Some(self.with_vals(|vals| {
-            self.load(&bits, vals);
-            self.net.run(&self.analysis, vals);
-            Analysis {
-                terminal: vals[self.terminal as usize],
-                legal: self
-                    .moves
-                    .iter()
-                    .map(|ms| {
-                        ms.iter()
-                            .filter(|m| vals[m.legal as usize])
-                            .map(|m| m.term.clone())
-                            .collect()
-                    })
-                    .collect(),
-                goals: self.goals_in(vals),
-            }
-        }))
+        Some(match how.unwrap_or(self.evaluator) {
+            Evaluator::Sweep => self.with_vals(|vals| {
+                self.load(&bits, vals);
+                self.net.run(&self.analysis, vals);
+                self.analysis_in(vals)
+            }),
+            Evaluator::Propagate => self.analyse_propagating(&bits),
+        })
     }
 
-    /// The state after `joint`; `None` if the state or a move is unknown to the network.
-    pub fn next_state(&self, state: &State, joint: &[Term]) -> Option<State> {
+    fn analysis_in(&self, vals: &[bool]) -> Analysis {
+        Analysis {
+            terminal: vals[self.terminal as usize],
+            legal: self
+                .moves
+                .iter()
+                .map(|ms| {
+                    ms.iter()
+                        .filter(|m| vals[m.legal as usize])
+                        .map(|m| m.term.clone())
+                        .collect()
+                })
+                .collect(),
+            goals: self.goals_in(vals),
+        }
+    }
+
+    /// The state after `joint`, evaluated by `how` (as for [`Propnet::analyse`]); `None`
+    /// if the state or a move is unknown to the network.
+    pub fn next_state(
+        &self,
+        state: &State,
+        joint: &[Term],
+        how: Option<Evaluator>,
+    ) -> Option<State> {
         let bits = self.bits(state)?;
         let mut inputs = Vec::with_capacity(joint.len());
         for (index, m) in self.move_index.iter().zip(joint) {
-            inputs.push(*index.get(m)?);
+            inputs.push(index.get(m)?);
         }
-        Some(self.with_vals(|vals| {
-            self.load(&bits, vals);
-            inputs.iter().for_each(|&i| vals[i as usize] = true);
-            self.net.run(&self.successor, vals);
-            let mut out = vec![0u64; bits.len()];
-            self.store_next(vals, &mut out);
-            self.state_of(&out)
-        }))
+        let mut out = vec![0u64; bits.len()];
+        match how.unwrap_or(self.evaluator) {
+            Evaluator::Sweep => self.with_vals(|vals| {
+                self.load(&bits, vals);
+                inputs.iter().for_each(|&i| vals[i as usize] = true);
+                self.net.run(&self.successor, vals);
+                self.store_next(vals, &mut out);
+            }),
+            Evaluator::Propagate => self.next_propagating(&bits, &inputs, &mut out),
+        }
+        Some(self.state_of(&out))
     }
 
     fn store_next(&self, vals: &[bool], out: &mut [u64]) {
@@ -358,7 +381,7 @@ impl Propnet {
     /// The input proposition of role `role`'s move `m`, if the network knows it: the
     /// key ([`super::Gdl::move_key`]) its playouts give the move.
     pub fn move_key(&self, role: usize, m: &Term) -> Option<u32> {
-        self.move_index.get(role)?.get(m).copied()
+        self.move_index.get(role)?.get(m)
     }
 
     /// [`super::Gdl::playout`] in bit sets, evaluated by `how` (by default as chosen for

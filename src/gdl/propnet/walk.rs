@@ -1,8 +1,8 @@
-//! Random playouts evaluated by propagation: a step asserts the chosen moves, reads the
+//! Playouts and queries evaluated by propagation: a step asserts the chosen moves, reads the
 //! `next` propositions, then retracts the moves and flips only the fluents that changed.
 
 use super::propagate::Live;
-use super::{FIRST_BASE, PlayoutEnd, PlayoutLimit, Propnet};
+use super::{Analysis, FIRST_BASE, PlayoutEnd, PlayoutLimit, Propnet};
 use crate::rng::Rng;
 
 /// A propagating evaluation and the buffers of a playout, pooled between playouts.
@@ -70,6 +70,30 @@ impl Propnet {
         let end = self.walk(&mut walk, rng, limit);
         self.give_back(walk);
         end
+    }
+
+    /// [`Propnet::analyse`] by propagation: the pooled evaluation is brought to `bits`.
+    pub(super) fn analyse_propagating(&self, bits: &[u64]) -> Analysis {
+        let mut walk = self.take_walk();
+        self.load_walk(bits, &mut walk);
+        let analysis = self.analysis_in(&walk.live.vals);
+        self.give_back(walk);
+        analysis
+    }
+
+    /// [`Propnet::next_state`] by propagation: the successor of `bits` under the moves
+    /// `inputs`, into `out`. The evaluation is left at the successor with no move
+    /// played, where a tree search asks next: the new node's analysis and its playout.
+    pub(super) fn next_propagating(&self, bits: &[u64], inputs: &[u32], out: &mut [u64]) {
+        let mut walk = self.take_walk();
+        self.load_walk(bits, &mut walk);
+        let (p, live) = (&self.propagator, &mut walk.live);
+        inputs.iter().for_each(|&i| p.set(live, i, true));
+        p.settle(&self.net, live);
+        self.store_next(&live.vals, out);
+        inputs.iter().for_each(|&i| p.set(live, i, false));
+        self.load_walk(out, &mut walk);
+        self.give_back(walk);
     }
 
     fn walk(&self, walk: &mut Walk, rng: &mut Rng, limit: &mut PlayoutLimit) -> Option<PlayoutEnd> {
