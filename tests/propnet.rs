@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use ggp_player::gdl::{Engine, Evaluator, Gdl, GdlError, PlayoutLimit};
-use ggp_player::rng::seeded;
+use ggp_player::gdl::{Engine, Evaluator, Gdl, GdlError, PlayoutLimit, State, Term};
+use ggp_player::rng::{Rng, seeded};
 use ggp_player::sexpr::Sexpr;
 
 use crate::common::{reference_dir, scramble};
@@ -96,13 +96,9 @@ fn the_network_agrees_with_the_reasoner_on_the_course_files_plain_and_scrambled(
 /// playout starts from the evaluation the previous one left, so loading a state by its
 /// differences is checked too; every other playout picks moves by their keys.
 fn playouts_agree(path: &PathBuf, seed: u64) {
-    let gdl = with_propnet(&rules_of(path), &path.display().to_string());
-    let (sweep, propagate) = (
-        gdl.with_evaluator(Evaluator::Sweep),
-        gdl.with_evaluator(Evaluator::Propagate),
-    );
+    let (sweep, propagate) = evaluations(path);
     let mut rng = seeded(Some(seed));
-    let mut state = gdl.initial_state();
+    let mut state = sweep.initial_state();
     for step in 0..12 {
         let ends = [&sweep, &propagate].map(|model| {
             let mut rng = seeded(Some(seed * 100 + step));
@@ -116,16 +112,34 @@ fn playouts_agree(path: &PathBuf, seed: u64) {
             model.playout(&state, &mut rng, limit)
         });
         assert_eq!(ends[0], ends[1], "{path:?} from step {step}");
-        let legal = gdl.all_legal_moves(&state);
-        if gdl.is_terminal(&state) || legal.iter().any(Vec::is_empty) {
+        let Some(joint) = random_joint(&sweep, &state, &mut rng) else {
             break;
-        }
-        let joint: Vec<_> = legal
-            .iter()
-            .map(|ms| ms[rand::RngExt::random_range(&mut rng, 0..ms.len())].clone())
-            .collect();
-        state = gdl.next_state(&state, &joint);
+        };
+        state = sweep.next_state(&state, &joint);
     }
+}
+
+/// The game of `path` with its network swept, and propagated.
+fn evaluations(path: &PathBuf) -> (Gdl, Gdl) {
+    let gdl = with_propnet(&rules_of(path), &path.display().to_string());
+    (
+        gdl.with_evaluator(Evaluator::Sweep),
+        gdl.with_evaluator(Evaluator::Propagate),
+    )
+}
+
+/// A random joint move in `state`; `None` where the game is over.
+fn random_joint(gdl: &Gdl, state: &State, rng: &mut Rng) -> Option<Vec<Term>> {
+    let legal = gdl.all_legal_moves(state);
+    if gdl.is_terminal(state) || legal.iter().any(Vec::is_empty) {
+        return None;
+    }
+    Some(
+        legal
+            .iter()
+            .map(|ms| ms[rand::RngExt::random_range(rng, 0..ms.len())].clone())
+            .collect(),
+    )
 }
 
 #[test]
@@ -141,23 +155,14 @@ fn playouts_evaluated_by_propagation_end_as_swept_ones_on_every_project_file() {
 /// between the game's states checks loading a state by its differences, as a tree
 /// search does when it expands a node far from the last playout's end.
 fn queries_agree(path: &PathBuf, seed: u64) {
-    let gdl = with_propnet(&rules_of(path), &path.display().to_string());
-    let (sweep, propagate) = (
-        gdl.with_evaluator(Evaluator::Sweep),
-        gdl.with_evaluator(Evaluator::Propagate),
-    );
+    let (sweep, propagate) = evaluations(path);
     let mut rng = seeded(Some(seed));
     let mut steps = Vec::new();
-    let mut state = gdl.initial_state();
+    let mut state = sweep.initial_state();
     for _ in 0..30 {
-        let legal = sweep.all_legal_moves(&state);
-        if sweep.is_terminal(&state) || legal.iter().any(Vec::is_empty) {
+        let Some(joint) = random_joint(&sweep, &state, &mut rng) else {
             break;
-        }
-        let joint: Vec<_> = legal
-            .iter()
-            .map(|ms| ms[rand::RngExt::random_range(&mut rng, 0..ms.len())].clone())
-            .collect();
+        };
         let next = sweep.next_state(&state, &joint);
         steps.push((state, joint));
         state = next;
