@@ -138,9 +138,16 @@ fn play<S: GameSpec>(
             if !*done {
                 *done = true;
                 let line = match best.get(&position) {
-                    Some((mv, depth)) => {
+                    Some((mv, Some(depth))) => {
                         eprintln!(
                             "{}: the search overran: answering the best move it published (depth {depth})",
+                            S::NAME
+                        );
+                        write_move(&position, mv)
+                    }
+                    Some((mv, None)) => {
+                        eprintln!(
+                            "{}: the search overran: answering the move its tree search had chosen so far",
                             S::NAME
                         );
                         write_move(&position, mv)

@@ -1238,6 +1238,15 @@ fn logged_player(
     margin_ms: &str,
     env: &[(&str, &str)],
 ) -> (std::process::Child, u16, std::sync::mpsc::Receiver<String>) {
+    logged_player_with(margin_ms, env, &[])
+}
+
+/// [`logged_player`] with more `serve` arguments.
+fn logged_player_with(
+    margin_ms: &str,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> (std::process::Child, u16, std::sync::mpsc::Receiver<String>) {
     use std::io::{BufRead, BufReader};
     let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
@@ -1249,6 +1258,7 @@ fn logged_player(
             margin_ms,
         ])
         .args(["--threads", "1", "--no-ponder", "--hash-mb", "16"])
+        .args(args)
         .envs(env.iter().copied())
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")
@@ -1378,6 +1388,63 @@ fn a_stalled_search_is_answered_with_its_last_iteration_s_move() {
     );
     let depth_1 = depth_1.expect("the first iteration was logged");
     assert_eq!(mv, depth_1, "the reply is the first iteration's move");
+}
+
+/// A tree search that stalls past its deadline (a test hook makes it sleep once it has
+/// published a move) is answered with the move its tree had chosen, never with a move
+/// chosen without search: in a game the engine plays (`--agent mcts`) and in one it does
+/// not (connect four, by the general player).
+#[test]
+fn a_stalled_tree_search_is_answered_with_the_tree_s_choice() {
+    use std::time::{Duration, Instant};
+    let connect_four =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/connect_four.gdl"))
+            .unwrap()
+            .lines()
+            .map(|l| l.split(';').next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join(" ");
+    let cases = [
+        (
+            rules_line("6x6"),
+            "white",
+            vec!["--agent", "mcts"],
+            "(move ",
+        ),
+        (connect_four, "red", vec![], "(drop "),
+    ];
+    for (rules, role, args, shape) in cases {
+        let stall = [("GGP_PLAYER_TEST_STALL_MCTS", "1")];
+        let (mut child, port, log) = logged_player_with("1000", &stall, &args);
+        let start = exchange(port, &format!("(START s {role} ({rules}) 10 3)")).unwrap();
+        assert!(start.ends_with("ready"), "{start}");
+        let asked = Instant::now();
+        let reply = exchange(port, "(PLAY s NIL)").unwrap();
+        let answered = asked.elapsed();
+        let mv = reply
+            .rsplit("\r\n\r\n")
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_owned();
+        let fallback = loop {
+            let line = log
+                .recv_timeout(Duration::from_secs(20))
+                .expect("a log line for the fallback");
+            if line.contains("no search result") {
+                break line;
+            }
+        };
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            fallback.contains("playing the best move the search had published (the tree's choice)"),
+            "{args:?}: {fallback}"
+        );
+        assert!(mv.starts_with(shape), "{args:?}: {mv}");
+        assert!(fallback.contains(&mv), "{args:?}: {mv} in {fallback}");
+        assert!(answered < Duration::from_secs(3), "{args:?}: {answered:?}");
+    }
 }
 
 /// `perft --position FILE` counts from a position written as the course program reads

@@ -1014,7 +1014,7 @@ fn a_soft_stop_ends_the_iterations_and_the_best_move_is_published() {
         assert_eq!(r.depth, depth, "soft stop raised: {raised}");
         assert_eq!(
             best.get(&board),
-            Some((r.best_move.unwrap(), depth)),
+            Some((r.best_move.unwrap(), Some(depth))),
             "published: the move returned, at its depth"
         );
     }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Budget, Choice, Mcts, Model, Playouts, SharedProofs, Stat, most_visited};
+use super::{Budget, Choice, Mcts, Model, Playouts, Publish, SharedProofs, Stat, most_visited};
 
 /// Why a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,13 +182,26 @@ where
         budget: Budget,
         threads: usize,
     ) -> (Choice<M::Move>, Ended) {
+        self.search_publishing(state, role, budget, threads, None)
+    }
+
+    /// [`Forest::search_within`], the first tree handing `publish` the move it would
+    /// choose as it goes ([`Mcts::search_publishing`]).
+    pub fn search_publishing(
+        &mut self,
+        state: &M::State,
+        role: usize,
+        budget: Budget,
+        threads: usize,
+        publish: Publish<M::Move>,
+    ) -> (Choice<M::Move>, Ended) {
         let started = Instant::now();
         let threads = threads.clamp(1, self.trees.len());
         let active = &mut self.trees[..threads];
         let choices: Vec<Choice<M::Move>> = if threads == 1 {
-            vec![active[0].search_within(state, role, budget)]
+            vec![active[0].search_publishing(state, role, budget, publish)]
         } else {
-            search_together(active, state, role, budget)
+            search_together(active, state, role, budget, publish)
         };
         let mut choice = merge(&self.trees[..threads], role, &choices);
         choice.elapsed = started.elapsed();
@@ -214,6 +227,7 @@ fn search_together<M>(
     state: &M::State,
     role: usize,
     budget: Budget,
+    mut publish: Publish<M::Move>,
 ) -> Vec<Choice<M::Move>>
 where
     M: Model + Send + Sync,
@@ -230,6 +244,8 @@ where
             .iter_mut()
             .enumerate()
             .map(|(i, tree)| {
+                // The first tree publishes.
+                let publish = publish.take();
                 let share = Budget {
                     deadline: budget.deadline,
                     stop: Some(done),
@@ -239,7 +255,7 @@ where
                         .map(|n| n / count + u64::from((i as u64) < n % count)),
                 };
                 scope.spawn(move || {
-                    let choice = tree.search_within(state, role, share);
+                    let choice = tree.search_publishing(state, role, share, publish);
                     if choice.proven.is_some() {
                         done.store(true, Ordering::Relaxed);
                     }
@@ -341,6 +357,7 @@ mod tests {
 
     use super::super::tests::{after, game};
     use super::*;
+    use crate::gdl::Term;
 
     fn until(ms: u64) -> Option<Instant> {
         Some(Instant::now() + Duration::from_millis(ms))
@@ -417,6 +434,30 @@ mod tests {
         let (choice, ended) = forest.search_within(&c4.initial_state(), 0, within(500), 2);
         assert_eq!((ended, choice.proven), (Ended::Deadline, None));
         assert!(choice.iterations > 0 && choice.best.is_some(), "{choice:?}");
+    }
+
+    /// With one thread and with two, the search hands over its choice as it goes (about
+    /// every 10 ms): legal moves of the root.
+    #[test]
+    fn a_publishing_search_hands_over_its_choice_as_it_goes() {
+        let c4 = game("connect_four.gdl");
+        let start = c4.initial_state();
+        let legal = c4.all_legal_moves(&start).swap_remove(0);
+        for threads in [1, 2] {
+            let mut forest = Forest::new(c4.clone(), Some(1), 16, threads);
+            let mut published = Vec::new();
+            let mut publish = |m: &Term| published.push(m.clone());
+            let (choice, _) = forest.search_publishing(
+                &start,
+                0,
+                within(300),
+                threads,
+                Some(&mut publish as &mut (dyn FnMut(&Term) + Send)),
+            );
+            assert!(published.len() >= 5, "{threads}: {}", published.len());
+            assert!(published.iter().all(|m| legal.contains(m)), "{threads}");
+            assert!(choice.best.is_some(), "{threads}");
+        }
     }
 
     #[test]

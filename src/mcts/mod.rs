@@ -58,6 +58,14 @@ const EXPLORATION: f64 = 0.5;
 /// positions repeat) stops and scores the state it reached.
 pub const MAX_PLAYOUT_STEPS: usize = 1_000;
 
+/// How often a publishing search ([`Mcts::search_publishing`]) hands over the move it
+/// would choose: often enough that a search stalled near its deadline has a recent one,
+/// rarely enough to cost nothing beside the iterations.
+const PUBLISH_EVERY: Duration = Duration::from_millis(10);
+
+/// Where a publishing search hands over the move it would choose, if anywhere.
+pub type Publish<'a, Move> = Option<&'a mut (dyn FnMut(&Move) + Send)>;
+
 /// A position's value to every role (0–1, in role order), where the game is not over:
 /// what scores a playout cut short by a heuristic ([`heuristic`]).
 pub type Evaluator<S> = Arc<dyn Fn(&S) -> Vec<f64> + Send + Sync>;
@@ -164,6 +172,8 @@ pub struct Timer<'a> {
     every: u32,
     until_check: u32,
     expired: bool,
+    /// When the clock was last read (never without a deadline).
+    read_at: Option<Instant>,
 }
 
 impl<'a> Timer<'a> {
@@ -175,6 +185,7 @@ impl<'a> Timer<'a> {
             every: every.max(1),
             until_check: 0,
             expired: false,
+            read_at: None,
         }
     }
 
@@ -189,12 +200,29 @@ impl<'a> Timer<'a> {
         if !self.expired {
             if self.until_check == 0 {
                 self.until_check = self.every;
+                self.read_at = self.deadline.map(|_| Instant::now());
                 self.expired = self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                    || self.deadline.is_some_and(|d| Instant::now() >= d);
+                    || self
+                        .deadline
+                        .zip(self.read_at)
+                        .is_some_and(|(d, now)| now >= d);
             }
             self.until_check -= 1;
         }
         self.expired
+    }
+}
+
+/// Test hook: with `GGP_PLAYER_TEST_STALL_MCTS=1` in the environment, a publishing
+/// search stops responding for 30 s after it first publishes a move, ignoring its
+/// deadline, as a search starved of CPU would. Tests use it to check that whoever waits
+/// answers with the published move (never a move chosen without search).
+fn stall_for_tests() {
+    static STALL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let stall = STALL.get_or_init(|| std::env::var_os("GGP_PLAYER_TEST_STALL_MCTS").is_some());
+    if *stall {
+        tracing::warn!("GGP_PLAYER_TEST_STALL_MCTS: the search stalls for 30 s");
+        std::thread::sleep(Duration::from_secs(30));
     }
 }
 
@@ -531,12 +559,27 @@ impl<M: Model> Mcts<M> {
         role: usize,
         budget: Budget,
     ) -> Choice<M::Move> {
+        self.search_publishing(state, role, budget, None)
+    }
+
+    /// [`Mcts::search_within`], handing `publish` the move it would choose as it goes
+    /// (every [`PUBLISH_EVERY`] or so, where the budget has a deadline). Whoever must
+    /// answer when the search overruns its deadline (its CPU taken away near the end)
+    /// then plays that move rather than one chosen without search.
+    pub fn search_publishing(
+        &mut self,
+        state: &M::State,
+        role: usize,
+        budget: Budget,
+        mut publish: Publish<M::Move>,
+    ) -> Choice<M::Move> {
         let started = Instant::now();
         self.set_root(state);
         self.own_root_proof();
         self.paused = false;
         let mut timer = Timer::new(budget.deadline, budget.stop, M::CLOCK_EVERY);
         let (mut iterations, mut playouts) = (0, 0);
+        let mut published_at: Option<Instant> = None;
         while budget.iterations.is_none_or(|n| iterations < n)
             && self.nodes[self.root].proven.is_none()
             && !timer.expired()
@@ -548,6 +591,15 @@ impl<M: Model> Mcts<M> {
                     playouts += 1;
                 }
                 None => {}
+            }
+            if let Some(publish) = publish.as_mut()
+                && let Some(now) = timer.read_at
+                && published_at.is_none_or(|at| now >= at + PUBLISH_EVERY)
+                && let Some(best) = self.best_move(role)
+            {
+                publish(&self.nodes[self.root].legal[role][best]);
+                published_at = Some(now);
+                stall_for_tests();
             }
         }
         let root = &self.nodes[self.root];

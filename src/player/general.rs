@@ -84,6 +84,9 @@ struct Search {
     figures: Option<Arc<Mutex<Option<SearchFigures>>>>,
     /// Where a move search leaves why it ended.
     ended: Arc<Mutex<Option<Ended>>>,
+    /// Where a move search publishes its tree's choice as it goes, for the answer if it
+    /// overruns.
+    published: Option<Arc<Mutex<Option<Term>>>>,
 }
 
 impl GeneralSession {
@@ -223,6 +226,7 @@ impl GeneralSession {
         Search {
             figures: record.then(|| self.figures.clone()),
             ended: self.ended.clone(),
+            published: record.then(Arc::default),
             gdl: self.gdl.clone(),
             tree,
             meta: self.meta.clone(),
@@ -295,8 +299,13 @@ impl MatchSession for GeneralSession {
             (_, Some(tree)) => {
                 let search = self.search(tree.clone(), true);
                 let match_id = self.info.match_id.clone();
+                let (slot, gdl) = (search.published.clone(), self.gdl.clone());
+                let fallback = Fallback::or_published(search.fallback(), move || {
+                    let published = slot?.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                    Some((gdl.display(&published?), None))
+                });
                 Reply::Search {
-                    fallback: Fallback::quick(search.fallback()),
+                    fallback,
                     search: Box::new(move |limits| search.run(&match_id, limits)),
                 }
             }
@@ -425,7 +434,19 @@ impl Search {
             stop: Some(stop),
             iterations: self.iterations,
         };
-        let (choice, ended) = tree.search_within(&self.position, self.us, budget, threads);
+        let mut publish = |m: &Term| {
+            if let Some(slot) = &self.published
+                && self.legal.contains(m)
+            {
+                *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(m.clone());
+            }
+        };
+        let publish = self
+            .published
+            .is_some()
+            .then_some(&mut publish as &mut (dyn FnMut(&Term) + Send));
+        let (choice, ended) =
+            tree.search_publishing(&self.position, self.us, budget, threads, publish);
         choice.log(match_id);
         tracing::debug!(match_id, threads, ?ended, "mcts search ended");
         self.record_end(ended);
@@ -577,6 +598,7 @@ fn bounds(limits: &Limits) -> (Instant, Arc<AtomicBool>) {
 mod tests {
     use super::*;
     use crate::mcts::choice::Verdict;
+    use crate::player::session::Answer;
     use std::sync::atomic::Ordering;
 
     fn session(file: &str, role: &str, agent: AgentConfig) -> GeneralSession {
@@ -905,8 +927,9 @@ mod tests {
         let Reply::Search { search, fallback } = s.reply() else {
             panic!("four throws");
         };
-        let (fallback, depth) = fallback.answer();
-        assert_eq!(depth, None, "the reasoner's search publishes nothing");
+        let Answer::Quick(fallback) = fallback.answer() else {
+            panic!("the search has published nothing before it runs");
+        };
         assert!(fallback.starts_with("(play "), "{fallback}");
         assert_eq!(s.take_figures(), None, "pondering leaves no figures");
         let mv = search(&within(50));

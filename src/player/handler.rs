@@ -20,7 +20,7 @@ use tracing::{debug, error, info, warn};
 
 use super::protocol::Request;
 use super::service::SearchService;
-use super::session::{MatchSession, MatchState, Ponder, Reply, StartError};
+use super::session::{Answer, MatchSession, MatchState, Ponder, Reply, StartError};
 use super::start;
 use crate::agent::AgentConfig;
 use crate::search::{Limits, clock};
@@ -442,7 +442,10 @@ impl Player {
         Ok(match searched {
             Ok(text) => text,
             Err(why) => match fallback.answer() {
-                (text, Some(depth)) => {
+                Answer::Published {
+                    text,
+                    depth: Some(depth),
+                } => {
                     warn!(
                         match_id,
                         why,
@@ -452,7 +455,16 @@ impl Player {
                     );
                     text
                 }
-                (text, None) => {
+                Answer::Published { text, depth: None } => {
+                    warn!(
+                        match_id,
+                        why,
+                        reply = text,
+                        "no search result: playing the best move the search had published (the tree's choice)"
+                    );
+                    text
+                }
+                Answer::Quick(text) => {
                     warn!(
                         match_id,
                         why,

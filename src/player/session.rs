@@ -83,8 +83,9 @@ pub struct Fallback {
     published: Option<Published>,
 }
 
-/// Reads the search's best move so far: its text and depth.
-type Published = Box<dyn FnOnce() -> Option<(String, u32)> + Send>;
+/// Reads the search's best move so far: its text and the depth it was searched to (none
+/// for a tree search's choice).
+type Published = Box<dyn FnOnce() -> Option<(String, Option<u32>)> + Send>;
 
 impl Fallback {
     /// Only `quick`: the search publishes nothing.
@@ -95,10 +96,11 @@ impl Fallback {
         }
     }
 
-    /// `quick`, unless `published` gives the search's best move so far (with its depth).
+    /// `quick`, unless `published` gives the search's best move so far (with its depth,
+    /// where it has one).
     pub fn or_published(
         quick: String,
-        published: impl FnOnce() -> Option<(String, u32)> + Send + 'static,
+        published: impl FnOnce() -> Option<(String, Option<u32>)> + Send + 'static,
     ) -> Fallback {
         Fallback {
             quick,
@@ -106,13 +108,23 @@ impl Fallback {
         }
     }
 
-    /// The answer, and the depth it was searched to (`None`: the quick move).
-    pub fn answer(self) -> (String, Option<u32>) {
+    /// The answer: the published move, or the quick one.
+    pub fn answer(self) -> Answer {
         match self.published.and_then(|p| p()) {
-            Some((text, depth)) => (text, Some(depth)),
-            None => (self.quick, None),
+            Some((text, depth)) => Answer::Published { text, depth },
+            None => Answer::Quick(self.quick),
         }
     }
+}
+
+/// A [`Fallback`]'s answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The search's best move so far, and the depth it was searched to (none for a tree
+    /// search's choice).
+    Published { text: String, depth: Option<u32> },
+    /// A legal move chosen without search.
+    Quick(String),
 }
 
 /// What every session knows of its match, whoever plays it.

@@ -149,7 +149,7 @@ impl<G: Game> Mover<G> for Timed<G> {
             Err(_) => {
                 let published = best.get(position);
                 warn!(
-                    depth = published.map(|(_, d)| d),
+                    depth = published.and_then(|(_, d)| d),
                     "no move from the agent's search in time: answering its best move so far"
                 );
                 published

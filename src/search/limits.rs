@@ -123,25 +123,33 @@ impl Limits {
 }
 
 /// The best root move a running search has found: that of its deepest iteration, or a
-/// better one found in the iteration after it. Written at most a few times per
-/// iteration; read by whoever must answer if the search overruns.
+/// better one found in the iteration after it; or a tree search's choice so far. Written
+/// at most a few times per iteration (every few milliseconds by a tree search); read by
+/// whoever must answer if the search overruns.
 #[derive(Debug, Default)]
 pub struct BestSoFar {
-    /// The move's code ([`Game::move_code`]) and the depth it was searched to.
-    found: Mutex<Option<(u16, u32)>>,
+    /// The move's code ([`Game::move_code`]) and the depth it was searched to (none for
+    /// a tree search's choice).
+    found: Mutex<Option<(u16, Option<u32>)>>,
 }
 
 impl BestSoFar {
     /// Records `mv`, searched to `depth`, unless a deeper move is already recorded.
     pub fn publish<G: Game>(&self, mv: G::Move, depth: u32) {
         let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
-        if found.is_none_or(|(_, d)| depth >= d) {
-            *found = Some((G::move_code(mv), depth));
+        if found.is_none_or(|(_, d)| Some(depth) >= d) {
+            *found = Some((G::move_code(mv), Some(depth)));
         }
     }
 
-    /// The recorded move, as a legal move of `position` (the root searched), and its depth.
-    pub fn get<G: Game>(&self, position: &G) -> Option<(G::Move, u32)> {
+    /// Records `mv`, a tree search's choice as it stands, in place of its last one.
+    pub fn publish_choice<G: Game>(&self, mv: G::Move) {
+        *self.found.lock().unwrap_or_else(|e| e.into_inner()) = Some((G::move_code(mv), None));
+    }
+
+    /// The recorded move, as a legal move of `position` (the root searched), and its depth
+    /// (none for a tree search's choice).
+    pub fn get<G: Game>(&self, position: &G) -> Option<(G::Move, Option<u32>)> {
         let (code, depth) = (*self.found.lock().unwrap_or_else(|e| e.into_inner()))?;
         let mut legal = G::MoveList::default();
         position.generate_moves(&mut legal);
