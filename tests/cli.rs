@@ -1352,16 +1352,7 @@ fn sigterm_finishes_the_reply_in_progress_then_exits_0() {
 fn a_stalled_search_is_answered_with_its_last_iteration_s_move() {
     use std::time::Duration;
     let (mut child, port, log) = logged_player("1000", &[("GGP_PLAYER_TEST_STALL_DEPTH", "1")]);
-    let rules = rules_line("8x8");
-    let start = exchange(port, &format!("(START s white ({rules}) 10 3)")).unwrap();
-    assert!(start.ends_with("ready"), "{start}");
-    let reply = exchange(port, "(PLAY s NIL)").unwrap();
-    let mv = reply
-        .rsplit("\r\n\r\n")
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_owned();
+    let (mv, _) = first_move(port, "white", &rules_line("8x8"));
     let mut depth_1 = None;
     let mut fallback = None;
     while fallback.is_none() {
@@ -1390,13 +1381,24 @@ fn a_stalled_search_is_answered_with_its_last_iteration_s_move() {
     assert_eq!(mv, depth_1, "the reply is the first iteration's move");
 }
 
+/// Starts match `s` (start clock 10 s, play clock 3 s) with us as `role`, and asks for
+/// the first move: the reply's body, and how long it took.
+fn first_move(port: u16, role: &str, rules: &str) -> (String, std::time::Duration) {
+    let start = exchange(port, &format!("(START s {role} ({rules}) 10 3)")).unwrap();
+    assert!(start.ends_with("ready"), "{start}");
+    let asked = std::time::Instant::now();
+    let reply = exchange(port, "(PLAY s NIL)").unwrap();
+    let body = reply.rsplit("\r\n\r\n").next().unwrap_or("").trim();
+    (body.to_owned(), asked.elapsed())
+}
+
 /// A tree search that stalls past its deadline (a test hook makes it sleep once it has
 /// published a move) is answered with the move its tree had chosen, never with a move
 /// chosen without search: in a game the engine plays (`--agent mcts`) and in one it does
 /// not (connect four, by the general player).
 #[test]
 fn a_stalled_tree_search_is_answered_with_the_tree_s_choice() {
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let connect_four =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/connect_four.gdl"))
             .unwrap()
@@ -1416,17 +1418,7 @@ fn a_stalled_tree_search_is_answered_with_the_tree_s_choice() {
     for (rules, role, args, shape) in cases {
         let stall = [("GGP_PLAYER_TEST_STALL_MCTS", "1")];
         let (mut child, port, log) = logged_player_with("1000", &stall, &args);
-        let start = exchange(port, &format!("(START s {role} ({rules}) 10 3)")).unwrap();
-        assert!(start.ends_with("ready"), "{start}");
-        let asked = Instant::now();
-        let reply = exchange(port, "(PLAY s NIL)").unwrap();
-        let answered = asked.elapsed();
-        let mv = reply
-            .rsplit("\r\n\r\n")
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_owned();
+        let (mv, answered) = first_move(port, role, &rules);
         let fallback = loop {
             let line = log
                 .recv_timeout(Duration::from_secs(20))
