@@ -434,9 +434,10 @@ impl Search {
             stop: Some(stop),
             iterations: self.iterations,
         };
+        let keeping = self.published.as_ref().and_then(|_| self.keeping());
         let mut publish = |m: &Term| {
             if let Some(slot) = &self.published
-                && self.legal.contains(m)
+                && let Some(m) = publishable(&self.legal, keeping.as_deref(), m)
             {
                 *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(m.clone());
             }
@@ -469,16 +470,21 @@ impl Search {
     }
 }
 
+/// What a move search publishes when its tree would choose `m`: the move itself if it is
+/// legal and keeps what the solution gives us (`keeping`, as [`Search::keep`] has it),
+/// else the solution's move.
+fn publishable<'a>(legal: &[Term], keeping: Option<&'a [Term]>, m: &'a Term) -> Option<&'a Term> {
+    match keeping {
+        Some(kept) if !kept.contains(m) => kept.first(),
+        _ => legal.contains(m).then_some(m),
+    }
+}
+
 impl Search {
     /// The tree search's `choice`, unless the solution says it gives away what the
     /// position holds for us (a draw, say): then the solution's move.
     fn keep(&self, match_id: &str, choice: Option<Term>) -> Option<Term> {
-        let meta = self
-            .meta
-            .as_ref()?
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let Some(keeping) = meta.keeping(&self.position, self.us) else {
+        let Some(keeping) = self.keeping() else {
             return choice;
         };
         match choice {
@@ -494,6 +500,14 @@ impl Search {
                 kept
             }
         }
+    }
+
+    /// Our moves here that keep what the solution gives us ([`Meta::keeping`]); `None`
+    /// where it allows any.
+    fn keeping(&self) -> Option<Vec<Term>> {
+        let meta = self.meta.as_ref()?;
+        let meta = meta.lock().unwrap_or_else(|e| e.into_inner());
+        meta.keeping(&self.position, self.us)
     }
 
     /// Leaves why a move search (not a ponder) ended.
@@ -911,6 +925,26 @@ mod tests {
         let mut s = session("tictactoe.gdl", "xplayer", AgentConfig::default());
         s.ponder().unwrap()(&within(200));
         assert_eq!(s.meta.clone().unwrap().lock().unwrap().playouts(), None);
+    }
+
+    /// A published move is legal, and where a solution holds a draw, one that keeps it
+    /// (the solution's own move in place of one that does not), as the move played is.
+    #[test]
+    fn a_published_move_is_legal_and_keeps_what_the_solution_gives() {
+        let s = session("tictactoe.gdl", "xplayer", AgentConfig::default());
+        let legal = s.analysis.legal[s.us].clone();
+        let theirs = s.analysis.legal[1 - s.us][0].clone();
+        let keeping = [legal[4].clone(), legal[0].clone()];
+        assert_eq!(publishable(&legal, None, &legal[2]), Some(&legal[2]));
+        assert_eq!(publishable(&legal, None, &theirs), None);
+        assert_eq!(
+            publishable(&legal, Some(&keeping), &legal[0]),
+            Some(&legal[0])
+        );
+        assert_eq!(
+            publishable(&legal, Some(&keeping), &legal[2]),
+            Some(&legal[4])
+        );
     }
 
     #[test]
