@@ -299,17 +299,16 @@ impl<G: Game> Agent<G> {
                 .with_transpositions(config.transpositions)
                 .with_transposition_values(config.transposition_values)
         });
-        let mut publish = |m: &Option<G::Move>| {
-            if let (Some(best), Some(mv)) = (&limits.best, *m)
-                && legal.contains(&mv)
-            {
-                best.publish_choice::<G>(mv);
+        let mut publish = limits.best.as_deref().map(|best| {
+            move |m: &Option<G::Move>| {
+                if let Some(mv) = *m
+                    && legal.contains(&mv)
+                {
+                    best.publish_choice::<G>(mv);
+                }
             }
-        };
-        let publish = limits
-            .best
-            .is_some()
-            .then_some(&mut publish as &mut (dyn FnMut(&_) + Send));
+        });
+        let publish = publish.as_mut().map(|p| p as &mut (dyn FnMut(&_) + Send));
         let choice = tree.search_publishing(&Turn::new(position.clone()), 0, budget, publish);
         choice.log("agent");
         let mv = choice

@@ -368,11 +368,7 @@ impl Gdl {
         let Some(&rid) = self.role_ids.get(role) else {
             return Vec::new();
         };
-        if let Some(a) = self
-            .propnet
-            .as_ref()
-            .and_then(|p| p.analyse(state, self.evaluator))
-        {
+        if let Some(a) = self.net_analysis(state) {
             return a.legal.into_iter().nth(role).unwrap_or_default();
         }
         let ev = self.prog.evaluate(Query::Legal, &state.fluents, &[]);
@@ -381,11 +377,7 @@ impl Gdl {
 
     /// The legal moves of every role, in role order.
     pub fn all_legal_moves(&self, state: &State) -> Vec<Vec<Term>> {
-        if let Some(a) = self
-            .propnet
-            .as_ref()
-            .and_then(|p| p.analyse(state, self.evaluator))
-        {
+        if let Some(a) = self.net_analysis(state) {
             return a.legal;
         }
         let ev = self.prog.evaluate(Query::Legal, &state.fluents, &[]);
@@ -426,11 +418,7 @@ impl Gdl {
     }
 
     pub fn is_terminal(&self, state: &State) -> bool {
-        if let Some(a) = self
-            .propnet
-            .as_ref()
-            .and_then(|p| p.analyse(state, self.evaluator))
-        {
+        if let Some(a) = self.net_analysis(state) {
             return a.terminal;
         }
         let ev = self.prog.evaluate(Query::Terminal, &state.fluents, &[]);
@@ -441,11 +429,7 @@ impl Gdl {
     /// Rules that give a role several values in one state are faulty; the highest counts
     /// (as in other GGP systems), and the first such state is logged.
     pub fn goals(&self, state: &State) -> Vec<Option<u32>> {
-        if let Some(a) = self
-            .propnet
-            .as_ref()
-            .and_then(|p| p.analyse(state, self.evaluator))
-        {
+        if let Some(a) = self.net_analysis(state) {
             return a.goals;
         }
         let ev = self.prog.evaluate(Query::Goal, &state.fluents, &[]);
@@ -487,14 +471,15 @@ impl Gdl {
             .collect()
     }
 
+    /// [`Gdl::analyse`] by the network, where there is one and it knows `state`.
+    fn net_analysis(&self, state: &State) -> Option<Analysis> {
+        self.propnet.as_ref()?.analyse(state, self.evaluator)
+    }
+
     /// Terminal, legal moves and goals of `state` in one evaluation (cheaper than asking
     /// for each separately).
     pub fn analyse(&self, state: &State) -> Analysis {
-        if let Some(a) = self
-            .propnet
-            .as_ref()
-            .and_then(|p| p.analyse(state, self.evaluator))
-        {
+        if let Some(a) = self.net_analysis(state) {
             return a;
         }
         let ev = self.prog.evaluate(Query::All, &state.fluents, &[]);

@@ -434,18 +434,18 @@ impl Search {
             stop: Some(stop),
             iterations: self.iterations,
         };
-        let keeping = self.published.as_ref().and_then(|_| self.keeping());
-        let mut publish = |m: &Term| {
-            if let Some(slot) = &self.published
-                && let Some(m) = publishable(&self.legal, keeping.as_deref(), m)
-            {
-                *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(m.clone());
+        let legal = &self.legal;
+        let mut publish = self.published.as_ref().map(|slot| {
+            let keeping = self.keeping();
+            move |m: &Term| {
+                if let Some(m) = publishable(legal, keeping.as_deref(), m) {
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(m.clone());
+                }
             }
-        };
-        let publish = self
-            .published
-            .is_some()
-            .then_some(&mut publish as &mut (dyn FnMut(&Term) + Send));
+        });
+        let publish = publish
+            .as_mut()
+            .map(|p| p as &mut (dyn FnMut(&Term) + Send));
         let (choice, ended) =
             tree.search_publishing(&self.position, self.us, budget, threads, publish);
         choice.log(match_id);

@@ -58,6 +58,15 @@ impl Propnet {
         p.settle(&self.net, live);
     }
 
+    /// Runs `f` on a pooled walk brought to the state `bits`, then pools it again.
+    fn with_walk<T>(&self, bits: &[u64], f: impl FnOnce(&mut Walk) -> T) -> T {
+        let mut walk = self.take_walk();
+        self.load_walk(bits, &mut walk);
+        let out = f(&mut walk);
+        self.give_back(walk);
+        out
+    }
+
     /// [`Propnet::playout`] by propagation from the state `bits`.
     pub(super) fn playout_propagating(
         &self,
@@ -65,35 +74,26 @@ impl Propnet {
         rng: &mut Rng,
         limit: &mut PlayoutLimit,
     ) -> Option<PlayoutEnd> {
-        let mut walk = self.take_walk();
-        self.load_walk(bits, &mut walk);
-        let end = self.walk(&mut walk, rng, limit);
-        self.give_back(walk);
-        end
+        self.with_walk(bits, |walk| self.walk(walk, rng, limit))
     }
 
-    /// [`Propnet::analyse`] by propagation: the pooled evaluation is brought to `bits`.
+    /// [`Propnet::analyse`] by propagation.
     pub(super) fn analyse_propagating(&self, bits: &[u64]) -> Analysis {
-        let mut walk = self.take_walk();
-        self.load_walk(bits, &mut walk);
-        let analysis = self.analysis_in(&walk.live.vals);
-        self.give_back(walk);
-        analysis
+        self.with_walk(bits, |walk| self.analysis_in(&walk.live.vals))
     }
 
     /// [`Propnet::next_state`] by propagation: the successor of `bits` under the moves
     /// `inputs`, into `out`. The evaluation is left at the successor with no move
     /// played, where a tree search asks next: the new node's analysis and its playout.
     pub(super) fn next_propagating(&self, bits: &[u64], inputs: &[u32], out: &mut [u64]) {
-        let mut walk = self.take_walk();
-        self.load_walk(bits, &mut walk);
-        let (p, live) = (&self.propagator, &mut walk.live);
-        inputs.iter().for_each(|&i| p.set(live, i, true));
-        p.settle(&self.net, live);
-        self.store_next(&live.vals, out);
-        inputs.iter().for_each(|&i| p.set(live, i, false));
-        self.load_walk(out, &mut walk);
-        self.give_back(walk);
+        self.with_walk(bits, |walk| {
+            let (p, live) = (&self.propagator, &mut walk.live);
+            inputs.iter().for_each(|&i| p.set(live, i, true));
+            p.settle(&self.net, live);
+            self.store_next(&live.vals, out);
+            inputs.iter().for_each(|&i| p.set(live, i, false));
+            self.load_walk(out, walk);
+        });
     }
 
     fn walk(&self, walk: &mut Walk, rng: &mut Rng, limit: &mut PlayoutLimit) -> Option<PlayoutEnd> {
