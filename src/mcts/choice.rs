@@ -4,8 +4,8 @@
 //! games where a move keeps its worth from one position to the next (reversi,
 //! Breakthrough, pentago) and loses where it does not (connect four, where a column means
 //! something else at every height); the quick games tell the two kinds apart. Random
-//! playouts are chosen only when they scored more: MAST stays where the trial has no
-//! games, or is even.
+//! playouts are chosen only when they scored more over enough games: MAST stays where
+//! the trial has too few games, or is even.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +23,9 @@ pub struct Trial {
     pub iterations: u64,
     /// Pairs of games at most (each side in each seat of a pair).
     pub pairs: u32,
+    /// Whole pairs needed before random playouts may be chosen: fewer games are too
+    /// noisy a judge to leave MAST for.
+    pub least_pairs: u32,
 }
 
 /// What the trial found, and the playouts it chose.
@@ -60,6 +63,15 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// The quick games' result between two kinds of playouts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Duel {
+    /// Games counted (whole pairs).
+    pub games: u32,
+    /// Per side, the mean reward (0–1) of the seats it played.
+    pub means: [f64; 2],
+}
+
 /// Plays up to `trial.pairs` pairs of quick games of `model` from `root` (fewer if
 /// `deadline` passes or `stop` is raised: a game under way then does not count), and
 /// chooses between MAST and random playouts. Tree `k` of game `g` draws its random
@@ -72,7 +84,33 @@ pub fn choose<M: Model + Clone>(
     deadline: Instant,
     stop: &AtomicBool,
 ) -> Verdict {
-    // Per side (0 MAST, 1 random): rewards summed over the seats it played, and seats.
+    let sides = [Playouts::Mast, Playouts::Random];
+    let duel = duel(model, root, sides, trial, seed, deadline, stop);
+    let [mast, random] = duel.means;
+    Verdict {
+        playouts: if random > mast && duel.games >= 2 * trial.least_pairs {
+            Playouts::Random
+        } else {
+            Playouts::Mast
+        },
+        games: duel.games,
+        iterations: trial.iterations,
+        mast,
+        random,
+    }
+}
+
+/// The quick games of [`choose`], between the trees of any two `sides`.
+pub fn duel<M: Model + Clone>(
+    model: &M,
+    root: &M::State,
+    sides: [Playouts; 2],
+    trial: Trial,
+    seed: Option<u64>,
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Duel {
+    // Per side: rewards summed over the seats it played, and seats.
     let mut sums = [0.0; 2];
     let mut seats = [0u32; 2];
     // Games begun (they number the seeds), and games counted (whole pairs).
@@ -84,6 +122,7 @@ pub fn choose<M: Model + Clone>(
             let seed = seed.map(|s| s.wrapping_add(2 * g));
             let end = Game {
                 model,
+                sides,
                 iterations: trial.iterations,
                 deadline,
                 stop,
@@ -109,17 +148,9 @@ pub fn choose<M: Model + Clone>(
         0 => 0.0,
         n => sums[side] / f64::from(n),
     };
-    let (mast, random) = (mean(0), mean(1));
-    Verdict {
-        playouts: if random > mast {
-            Playouts::Random
-        } else {
-            Playouts::Mast
-        },
+    Duel {
         games: counted,
-        iterations: trial.iterations,
-        mast,
-        random,
+        means: [mean(0), mean(1)],
     }
 }
 
@@ -132,6 +163,8 @@ fn side(role: usize, first: usize) -> usize {
 /// One quick game's limits.
 struct Game<'a, M> {
     model: &'a M,
+    /// The playouts of side 0's trees and of side 1's.
+    sides: [Playouts; 2],
     iterations: u64,
     deadline: Instant,
     stop: &'a AtomicBool,
@@ -139,7 +172,7 @@ struct Game<'a, M> {
 
 impl<M: Model + Clone> Game<'_, M> {
     /// Every role's reward at the end of a game from `root` where side `first` plays role
-    /// 0 (MAST is side 0); `None` if time ran out first. A game that has not ended after
+    /// 0; `None` if time ran out first. A game that has not ended after
     /// [`MAX_PLAYOUT_STEPS`] counts as a draw.
     fn play(&self, root: &M::State, first: usize, seed: Option<u64>) -> Option<Vec<f64>> {
         let tree = |k: u64, playouts| {
@@ -150,7 +183,7 @@ impl<M: Model + Clone> Game<'_, M> {
             )
             .with_playouts(playouts)
         };
-        let mut trees = [tree(0, Playouts::Mast), tree(1, Playouts::Random)];
+        let mut trees = [tree(0, self.sides[0]), tree(1, self.sides[1])];
         let budget = Budget {
             deadline: Some(self.deadline),
             stop: Some(self.stop),
@@ -218,6 +251,7 @@ mod tests {
         let trial = Trial {
             iterations: 50,
             pairs: 2,
+            least_pairs: 2,
         };
         let c4 = verdict("connect_four.gdl", trial);
         assert_eq!((c4.playouts, c4.games), (Playouts::Random, 4), "{c4}");
@@ -235,6 +269,20 @@ mod tests {
         assert!(pentago.mast > pentago.random, "{pentago}");
     }
 
+    /// The same games as connect four's verdict above, but fewer than the trial asks for
+    /// before it leaves MAST.
+    #[test]
+    fn random_playouts_that_scored_more_in_too_few_games_leave_mast() {
+        let trial = Trial {
+            iterations: 50,
+            pairs: 2,
+            least_pairs: 3,
+        };
+        let c4 = verdict("connect_four.gdl", trial);
+        assert!(c4.random > c4.mast, "{c4}");
+        assert_eq!((c4.playouts, c4.games), (Playouts::Mast, 4), "{c4}");
+    }
+
     #[test]
     fn without_time_for_a_pair_of_games_mast_stays() {
         let gdl = game("connect_four.gdl");
@@ -242,6 +290,7 @@ mod tests {
         let trial = Trial {
             iterations: 50,
             pairs: 2,
+            least_pairs: 2,
         };
         let far = Instant::now() + Duration::from_secs(3600);
         let v = choose(&gdl, &gdl.initial_state(), trial, Some(1), far, &stop);

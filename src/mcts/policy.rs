@@ -34,10 +34,10 @@ pub enum Playouts {
     Random,
     /// Each role's move with the best average reward so far, else (40% of the time) a
     /// random one.
-    #[default]
     Mast,
     /// Chosen per game in the start clock by a few quick games of MAST against random
     /// playouts ([`super::choice`]); MAST until then, or where nothing chooses.
+    #[default]
     Auto,
 }
 

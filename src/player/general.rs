@@ -921,8 +921,12 @@ mod tests {
         s.ponder().unwrap()(&within(200));
         let tree = s.tree.clone().unwrap();
         assert_eq!(tree.lock().unwrap().playouts(), Playouts::Random);
-        // Without auto no trial is made.
-        let mut s = session("tictactoe.gdl", "xplayer", AgentConfig::default());
+        // With MAST asked for, no trial is made.
+        let mast = AgentConfig {
+            playouts: Playouts::Mast,
+            ..AgentConfig::default()
+        };
+        let mut s = session("tictactoe.gdl", "xplayer", mast);
         s.ponder().unwrap()(&within(200));
         assert_eq!(s.meta.clone().unwrap().lock().unwrap().playouts(), None);
     }
