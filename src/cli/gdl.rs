@@ -91,7 +91,7 @@ pub enum GdlCommand {
         #[arg(long, default_value_t = 3)]
         rounds: usize,
         /// Measure instead Monte-Carlo tree searches from the initial state (by the
-        /// default model), with random and with MAST playouts, a fresh tree each: their
+        /// default model), with random, MAST and NST playouts, a fresh tree each: their
         /// playouts per second (for a network, with each way of evaluating it).
         #[arg(long)]
         mcts: bool,
@@ -259,10 +259,11 @@ fn bench_mcts(
     } else {
         &[None]
     };
-    let kinds: Vec<(Playouts, Option<Evaluator>)> = [Playouts::Random, Playouts::Mast]
-        .into_iter()
-        .flat_map(|k| evaluators.iter().map(move |&e| (k, e)))
-        .collect();
+    let kinds: Vec<(Playouts, Option<Evaluator>)> =
+        [Playouts::Random, Playouts::Mast, Playouts::Nst]
+            .into_iter()
+            .flat_map(|k| evaluators.iter().map(move |&e| (k, e)))
+            .collect();
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
     let start = gdl.initial_state();
     let mut timer = Timer::new(None, None, 1);

@@ -43,10 +43,12 @@ pub struct ServeArgs {
     /// Seed of the random agent and of Monte-Carlo tree search, for reproducible games.
     #[arg(long)]
     seed: Option<u64>,
-    /// How Monte-Carlo tree search plays out its leaves: mast (each role's move with the
-    /// best average reward so far in the match, or 40% of the time a random one), random
-    /// (uniformly random moves) or auto (chosen per general game in the start clock by a
-    /// few quick games of one against the other; mast in the engine's own games).
+    /// How Monte-Carlo tree search plays out its leaves: auto (mast or random, chosen per
+    /// general game in the start clock by quick games of one against the other; mast in
+    /// the engine's own games), mast (each role's move with the best average reward so far
+    /// in the match, or 40% of the time a random one), nst (as mast, each move rated also
+    /// by its average reward right after the move before it) or random (uniformly random
+    /// moves).
     #[arg(long, value_enum, default_value_t = Playouts::default())]
     playouts: Playouts,
     /// In games no engine of ours recognises, whether Monte-Carlo tree search may stop its

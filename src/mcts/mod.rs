@@ -459,26 +459,30 @@ impl<M: Model> Mcts<M> {
 
     /// The same tree with playouts chosen by `playouts`.
     pub fn with_playouts(mut self, playouts: Playouts) -> Mcts<M> {
-        self.mast = playouts.guided().then(Mast::default);
+        self.mast = playouts
+            .guided()
+            .then(|| Mast::new(playouts == Playouts::Nst));
         self
     }
 
     /// The playouts played by `playouts` from now on: MAST statistics already learnt are
-    /// kept while the playouts stay guided, dropped when they become random.
+    /// kept while the playouts stay guided the same way, dropped when they change.
     pub fn set_playouts(&mut self, playouts: Playouts) {
+        let pairs = playouts == Playouts::Nst;
         if !playouts.guided() {
             self.mast = None;
-        } else if self.mast.is_none() {
-            self.mast = Some(Mast::default());
+        } else if self.mast.as_ref().is_none_or(|m| m.rates_pairs() != pairs) {
+            self.mast = Some(Mast::new(pairs));
         }
     }
 
-    /// How the tree plays out its leaves now: [`Playouts::Mast`] or [`Playouts::Random`].
+    /// How the tree plays out its leaves now: [`Playouts::Mast`], [`Playouts::Nst`] or
+    /// [`Playouts::Random`].
     pub fn playouts(&self) -> Playouts {
-        if self.mast.is_some() {
-            Playouts::Mast
-        } else {
-            Playouts::Random
+        match &self.mast {
+            Some(m) if m.rates_pairs() => Playouts::Nst,
+            Some(_) => Playouts::Mast,
+            None => Playouts::Random,
         }
     }
 
@@ -770,7 +774,7 @@ impl<M: Model> Mcts<M> {
                 if self.table.is_some() && path.iter().any(|&(n, _)| n == child) {
                     // A position repeated on the way down: played out, not entered again.
                     let state = self.nodes[child].state.clone();
-                    break (self.playout(state, None, timer)?, Leaf::PlayedOut);
+                    break (self.playout(state, None, &path, timer)?, Leaf::PlayedOut);
                 }
                 at = child;
                 continue;
@@ -780,11 +784,11 @@ impl<M: Model> Mcts<M> {
             path.push((at, joint));
             let Some(key) = key else {
                 // Joint moves past numbering: nothing below this node is kept.
-                break (self.playout(next, None, timer)?, Leaf::PlayedOut);
+                break (self.playout(next, None, &path, timer)?, Leaf::PlayedOut);
             };
             if let Some(child) = self.link(at, key, &next) {
                 if path.iter().any(|&(n, _)| n == child) {
-                    break (self.playout(next, None, timer)?, Leaf::PlayedOut);
+                    break (self.playout(next, None, &path, timer)?, Leaf::PlayedOut);
                 }
                 at = child;
                 continue;
@@ -809,9 +813,9 @@ impl<M: Model> Mcts<M> {
                     break (proven.clone(), Leaf::Known);
                 }
                 path.push((id, Joint::new()));
-                break (self.playout(next, Some(id), timer)?, Leaf::PlayedOut);
+                break (self.playout(next, Some(id), &path, timer)?, Leaf::PlayedOut);
             }
-            break (self.playout(next, None, timer)?, Leaf::PlayedOut);
+            break (self.playout(next, None, &path, timer)?, Leaf::PlayedOut);
         };
         if self.mast.is_some() {
             self.credit_moves(&path, &rewards);
@@ -892,8 +896,10 @@ impl<M: Model> Mcts<M> {
         &mut self,
         state: M::State,
         known: Option<usize>,
+        path: &[(usize, Joint)],
         timer: &mut Timer,
     ) -> Option<Vec<f64>> {
+        self.follow(path);
         if let Some((steps, evaluate)) = self.heuristic.clone() {
             let played = self.playout_evaluated(state, steps, &evaluate, timer);
             if played.is_none()
@@ -957,10 +963,30 @@ impl<M: Model> Mcts<M> {
         Some(evaluate(&state))
     }
 
+    /// Where pairs of moves are rated, lets the playout's first choice follow the last
+    /// choice of `path`, the iteration's way down the tree.
+    fn follow(&mut self, path: &[(usize, Joint)]) {
+        let Some(mast) = self.mast.as_mut().filter(|m| m.rates_pairs()) else {
+            return;
+        };
+        let last = path.iter().rev().find_map(|(node, joint)| {
+            let legal = &self.nodes[*node].legal;
+            let (role, &m) = joint
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|&(role, _)| legal[role].len() > 1)?;
+            Some(self.model.move_key(role, &legal[role][m as usize]))
+        });
+        mast.follow(last);
+    }
+
     /// Credits the moves of an iteration's path in the tree, with those of its playout,
     /// with their roles' `rewards` in the playouts' statistics. Only choices count.
     fn credit_moves(&mut self, path: &[(usize, Joint)], rewards: &[f64]) {
         let Some(mast) = &mut self.mast else { return };
+        // The path's choices follow one another from the root.
+        mast.follow(None);
         for (node, joint) in path {
             let legal = &self.nodes[*node].legal;
             for (role, &m) in joint.iter().enumerate() {

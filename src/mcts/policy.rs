@@ -1,5 +1,5 @@
-//! How playouts choose their moves: uniformly at random, or by the move-average sampling
-//! technique (MAST).
+//! How playouts choose their moves: uniformly at random, by the move-average sampling
+//! technique (MAST), or by MAST with pairs of moves (NST, the N-gram selection technique).
 //!
 //! MAST keeps, for every role and every move of that role (whatever the state it was
 //! played in), the mean reward of the iterations that played it, in the tree or in a
@@ -11,6 +11,11 @@
 //! match; when the root moves on they are [`DECAY`]ed, so that what the later game
 //! teaches counts more.
 //!
+//! NST also keeps, for every move, its mean reward right after each move played before
+//! it in the iteration (by any role). Where that pair has weight enough, a move is rated
+//! by the average of its own mean and the pair's: a reply's worth often depends on what
+//! it answers (a blocked column, a recapture), which a move's mean alone cannot see.
+//!
 //! Moves are known by a key per role ([`super::Model::move_key`]): dense small numbers
 //! index a table, others a hash map.
 
@@ -18,6 +23,7 @@ use std::collections::HashMap;
 
 use rand::RngExt;
 
+use crate::gdl::hash::FastMap;
 use crate::rng::Rng;
 
 /// The chance of a uniformly random move in a MAST playout.
@@ -35,6 +41,9 @@ pub enum Playouts {
     /// Each role's move with the best average reward so far, else (40% of the time) a
     /// random one.
     Mast,
+    /// As MAST, each move rated also by its average reward right after the move before it
+    /// (N-grams of two moves), where that pair was played often enough.
+    Nst,
     /// Chosen per game in the start clock by a few quick games of MAST against random
     /// playouts ([`super::choice`]); MAST until then, or where nothing chooses.
     #[default]
@@ -84,19 +93,60 @@ impl RoleTable {
     }
 }
 
+/// A move of the iteration under way: its role, its key, and the key of the choice
+/// played before it in the iteration, if any.
+#[derive(Clone, Copy, Debug)]
+struct Played {
+    role: usize,
+    key: u32,
+    after: Option<u32>,
+}
+
 /// The move-average statistics of one match, and the moves of the iteration under way.
 #[derive(Default)]
 pub struct Mast {
     roles: Vec<RoleTable>,
-    /// (role, key) of every move played in the iteration so far.
-    played: Vec<(usize, u32)>,
+    /// With N-grams: per (role, the move before, the move), its statistics.
+    pairs: Option<FastMap<(u32, u32, u32), Average>>,
+    /// Every move played in the iteration so far.
+    played: Vec<Played>,
+    /// The key of the last choice in the iteration so far.
+    last: Option<u32>,
 }
 
+/// The weight a pair of moves needs before its mean counts (N-grams are noisy at first).
+const PAIR_WEIGHT: f64 = 7.0;
+
 impl Mast {
+    /// Statistics of single moves; with `pairs`, of pairs of moves in a row too
+    /// ([`Playouts::Nst`]).
+    pub fn new(pairs: bool) -> Mast {
+        Mast {
+            pairs: pairs.then(FastMap::default),
+            ..Mast::default()
+        }
+    }
+
+    /// Whether pairs of moves are rated too.
+    pub fn rates_pairs(&self) -> bool {
+        self.pairs.is_some()
+    }
+
     /// The mean reward of role `role`'s move `key` so far; `None` if never rated.
     pub fn mean(&self, role: usize, key: u32) -> Option<f64> {
         let a = self.roles.get(role)?.get(key)?;
         (a.weight > 0.0).then(|| a.sum / a.weight)
+    }
+
+    /// What a playout rates role `role`'s move `key` at, after the choice `after`: its
+    /// mean (1 if never rated), averaged with the pair's mean where that has weight enough.
+    fn rating(&self, role: usize, key: u32, after: Option<u32>) -> f64 {
+        let single = self.mean(role, key).unwrap_or(1.0);
+        let pair = after.and_then(|a| self.pairs.as_ref()?.get(&(role as u32, a, key)));
+        match pair {
+            Some(p) if p.weight >= PAIR_WEIGHT => (single + p.sum / p.weight) / 2.0,
+            _ => single,
+        }
     }
 
     /// Which of role `role`'s legal moves (their keys, at least one) a playout plays: the
@@ -111,14 +161,14 @@ impl Mast {
         } else {
             self.best(role, keys, rng)
         };
-        self.played.push((role, keys[pick]));
+        self.played(role, keys[pick]);
         pick
     }
 
     fn best(&self, role: usize, keys: &[u32], rng: &mut Rng) -> usize {
         let (mut best, mut best_value, mut ties) = (0, f64::NEG_INFINITY, 0u32);
         for (i, &key) in keys.iter().enumerate() {
-            let value = self.mean(role, key).unwrap_or(1.0);
+            let value = self.rating(role, key, self.last);
             if value > best_value {
                 (best, best_value, ties) = (i, value, 1);
             } else if value == best_value {
@@ -131,36 +181,57 @@ impl Mast {
         best
     }
 
-    /// Records a move chosen in the tree.
+    /// Records a choice: the next one follows it.
     pub fn played(&mut self, role: usize, key: u32) {
-        self.played.push((role, key));
+        self.played.push(Played {
+            role,
+            key,
+            after: self.last,
+        });
+        self.last = Some(key);
+    }
+
+    /// Starts a run of choices after the choice `key` (`None`: after none), as a playout
+    /// follows its path in the tree.
+    pub fn follow(&mut self, key: Option<u32>) {
+        self.last = key;
     }
 
     /// Credits every move of the iteration with its role's reward, and starts the next.
     pub fn credit(&mut self, rewards: &[f64]) {
-        for (role, key) in self.played.drain(..) {
-            if self.roles.len() <= role {
-                self.roles.resize_with(role + 1, RoleTable::default);
+        for p in self.played.drain(..) {
+            let reward = rewards.get(p.role).copied().unwrap_or(0.0);
+            if self.roles.len() <= p.role {
+                self.roles.resize_with(p.role + 1, RoleTable::default);
             }
-            let a = self.roles[role].entry(key);
+            let a = self.roles[p.role].entry(p.key);
             a.weight += 1.0;
-            a.sum += rewards.get(role).copied().unwrap_or(0.0);
+            a.sum += reward;
+            if let (Some(pairs), Some(after)) = (&mut self.pairs, p.after) {
+                let a = pairs.entry((p.role as u32, after, p.key)).or_default();
+                a.weight += 1.0;
+                a.sum += reward;
+            }
         }
+        self.last = None;
     }
 
     /// Forgets the moves of an iteration that did not finish.
     pub fn discard(&mut self) {
         self.played.clear();
+        self.last = None;
     }
 
     /// Weighs what is known so far by [`DECAY`] (the means stay as they are).
     pub fn decay(&mut self) {
-        for table in &mut self.roles {
-            let averages = table.dense.iter_mut().chain(table.sparse.values_mut());
-            for a in averages {
-                a.weight *= DECAY;
-                a.sum *= DECAY;
-            }
+        let pairs = self.pairs.iter_mut().flat_map(|p| p.values_mut());
+        let singles = self
+            .roles
+            .iter_mut()
+            .flat_map(|t| t.dense.iter_mut().chain(t.sparse.values_mut()));
+        for a in singles.chain(pairs) {
+            a.weight *= DECAY;
+            a.sum *= DECAY;
         }
     }
 }
@@ -204,6 +275,68 @@ mod tests {
         // Key 1 only when the pick is random (40%), and then half the time.
         let first = picks_of_first(&mut mast, 2_000);
         assert!((300..500).contains(&first), "{first}");
+    }
+
+    /// After move 5, move 1 has always lost and move 2 won; after move 6 the other way
+    /// round. Alone each move has won half its games, so plain MAST cannot tell them
+    /// apart; with pairs the playout follows what came before.
+    #[test]
+    fn pairs_of_moves_let_a_reply_depend_on_the_move_before() {
+        let mut nst = Mast::new(true);
+        let mut mast = Mast::new(false);
+        for m in [&mut nst, &mut mast] {
+            for _ in 0..10 {
+                for (before, good, bad) in [(5, 2, 1), (6, 1, 2)] {
+                    for (key, reward) in [(good, 1.0), (bad, 0.0)] {
+                        m.played(1, before);
+                        m.played(0, key);
+                        m.credit(&[reward, 1.0 - reward]);
+                    }
+                }
+            }
+            assert_eq!((m.mean(0, 1), m.mean(0, 2)), (Some(0.5), Some(0.5)));
+        }
+        let mut rng = crate::rng::seeded(Some(3));
+        // The share of 1,000 picks that were key 1, after `before`.
+        let mut ones = |m: &mut Mast, before: u32| {
+            let n = (0..1_000)
+                .filter(|_| {
+                    m.follow(Some(before));
+                    m.pick(0, &[1, 2], &mut rng) == 0
+                })
+                .count();
+            m.discard();
+            n
+        };
+        // Greedy 60% of the time, random 40%: the better reply about 80% of the time.
+        let (after_5, after_6) = (ones(&mut nst, 5), ones(&mut nst, 6));
+        assert!(after_5 < 300 && after_6 > 700, "{after_5} {after_6}");
+        // Plain MAST ties, and picks each about half the time whatever came before.
+        let (after_5, after_6) = (ones(&mut mast, 5), ones(&mut mast, 6));
+        assert!((400..600).contains(&after_5), "{after_5}");
+        assert!((400..600).contains(&after_6), "{after_6}");
+    }
+
+    /// A pair counts only once it has weight enough; below that, the single move's mean.
+    #[test]
+    fn a_pair_played_rarely_does_not_count() {
+        let mut nst = Mast::new(true);
+        for _ in 0..20 {
+            nst.played(0, 1);
+            nst.credit(&[1.0]);
+        }
+        for _ in 0..6 {
+            nst.played(1, 9);
+            nst.played(0, 1);
+            nst.credit(&[0.0, 1.0]);
+        }
+        // Move 1 alone: 20 wins in 26; after move 9: 6 losses, below the weight needed.
+        assert_eq!(nst.rating(0, 1, Some(9)), 20.0 / 26.0);
+        nst.played(1, 9);
+        nst.played(0, 1);
+        nst.credit(&[0.0, 1.0]);
+        assert_eq!(nst.rating(0, 1, Some(9)), (20.0 / 27.0) / 2.0);
+        assert_eq!(nst.rating(0, 1, None), 20.0 / 27.0);
     }
 
     #[test]
