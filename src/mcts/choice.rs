@@ -239,6 +239,15 @@ mod tests {
         Arc::new(Gdl::parse_with(&text, Engine::Propnet).unwrap())
     }
 
+    /// Two pairs of games at 50 iterations a move, random chosen after `least_pairs`.
+    fn small(least_pairs: u32) -> Trial {
+        Trial {
+            iterations: 50,
+            pairs: 2,
+            least_pairs,
+        }
+    }
+
     fn verdict(file: &str, trial: Trial) -> Verdict {
         let gdl = game(file);
         let far = Instant::now() + Duration::from_secs(3600);
@@ -248,11 +257,7 @@ mod tests {
 
     #[test]
     fn connect_four_gets_random_playouts_and_pentago_mast() {
-        let trial = Trial {
-            iterations: 50,
-            pairs: 2,
-            least_pairs: 2,
-        };
+        let trial = small(2);
         let c4 = verdict("connect_four.gdl", trial);
         assert_eq!((c4.playouts, c4.games), (Playouts::Random, 4), "{c4}");
         assert!(c4.random > c4.mast, "{c4}");
@@ -273,11 +278,7 @@ mod tests {
     /// before it leaves MAST.
     #[test]
     fn random_playouts_that_scored_more_in_too_few_games_leave_mast() {
-        let trial = Trial {
-            iterations: 50,
-            pairs: 2,
-            least_pairs: 3,
-        };
+        let trial = small(3);
         let c4 = verdict("connect_four.gdl", trial);
         assert!(c4.random > c4.mast, "{c4}");
         assert_eq!((c4.playouts, c4.games), (Playouts::Mast, 4), "{c4}");
@@ -287,11 +288,7 @@ mod tests {
     fn without_time_for_a_pair_of_games_mast_stays() {
         let gdl = game("connect_four.gdl");
         let stop = AtomicBool::new(true);
-        let trial = Trial {
-            iterations: 50,
-            pairs: 2,
-            least_pairs: 2,
-        };
+        let trial = small(2);
         let far = Instant::now() + Duration::from_secs(3600);
         let v = choose(&gdl, &gdl.initial_state(), trial, Some(1), far, &stop);
         assert_eq!((v.playouts, v.games), (Playouts::Mast, 0), "{v}");
