@@ -51,10 +51,16 @@ impl fmt::Display for Verdict {
         if self.games == 0 {
             return write!(f, "{chosen} (no time for a trial)");
         }
+        // Random playouts that scored more and were not chosen had too few games.
+        let few = if self.random > self.mast && self.playouts != Playouts::Random {
+            "; too few games to leave MAST"
+        } else {
+            ""
+        };
         write!(
             f,
             "{chosen} (in {} quick games at {} iterations a move, MAST's seats scored {:.0}%, \
-             random playouts' {:.0}%)",
+             random playouts' {:.0}%{few})",
             self.games,
             self.iterations,
             self.mast * 100.0,
@@ -282,6 +288,10 @@ mod tests {
         let c4 = verdict("connect_four.gdl", trial);
         assert!(c4.random > c4.mast, "{c4}");
         assert_eq!((c4.playouts, c4.games), (Playouts::Mast, 4), "{c4}");
+        assert!(
+            c4.to_string().ends_with("; too few games to leave MAST)"),
+            "{c4}"
+        );
     }
 
     #[test]
