@@ -78,10 +78,8 @@ pub struct Duel {
     pub means: [f64; 2],
 }
 
-/// Plays up to `trial.pairs` pairs of quick games of `model` from `root` (fewer if
-/// `deadline` passes or `stop` is raised: a game under way then does not count), and
-/// chooses between MAST and random playouts. Tree `k` of game `g` draws its random
-/// numbers from `seed + 2g + k`.
+/// Chooses between MAST and random playouts by the quick games of [`duel`] between
+/// them.
 pub fn choose<M: Model + Clone>(
     model: &M,
     root: &M::State,
@@ -106,7 +104,10 @@ pub fn choose<M: Model + Clone>(
     }
 }
 
-/// The quick games of [`choose`], between the trees of any two `sides`.
+/// Plays up to `trial.pairs` pairs of quick games of `model` from `root` (fewer if
+/// `deadline` passes or `stop` is raised: a game under way then does not count) between
+/// the trees of two `sides`. Tree `k` of game `g` draws its random numbers from
+/// `seed + 2g + k`.
 pub fn duel<M: Model + Clone>(
     model: &M,
     root: &M::State,
