@@ -42,6 +42,8 @@ pub struct EngineSession<G: Game> {
     position: G,
     /// Shared with the search thread while it searches for this match.
     agent: Arc<Mutex<Agent<G>>>,
+    /// The agent's name for the log.
+    agent_name: String,
     /// Whether the agent searches (so that pondering helps it).
     searches: bool,
     /// Whether the agent keeps an MCTS tree across moves (which leaves nodes to free).
@@ -81,6 +83,7 @@ impl<G: Game> EngineSession<G> {
             position: rules.start(),
             rules,
             agent: Arc::new(Mutex::new(Agent::new::<S>(agent))),
+            agent_name: agent.to_string(),
             searches: agent.kind == AgentKind::Alphabeta,
             grows_tree: agent.kind == AgentKind::Mcts,
             earlier: Vec::new(),
@@ -241,6 +244,10 @@ impl<G: Game> MatchSession for EngineSession<G> {
 
     fn model(&self) -> &'static str {
         "engine"
+    }
+
+    fn agent(&self) -> String {
+        self.agent_name.clone()
     }
 
     fn step(&mut self, moves: &[Sexpr]) -> Result<(), JointMoveError> {

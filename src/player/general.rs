@@ -263,6 +263,14 @@ impl MatchSession for GeneralSession {
         "reasoner"
     }
 
+    fn agent(&self) -> String {
+        match (&self.tree, self.iterations) {
+            (None, _) => "random".to_owned(),
+            (Some(_), Some(n)) => format!("mcts({n} iterations)"),
+            (Some(_), None) => "mcts".to_owned(),
+        }
+    }
+
     /// Each term must be a legal move of its role.
     fn step(&mut self, moves: &[Sexpr]) -> Result<(), JointMoveError> {
         let joint = self.joint(moves)?;
@@ -710,6 +718,7 @@ mod tests {
         for seed in 0..6 {
             let role = ["xplayer", "oplayer"][seed as usize % 2];
             let mut s = session("tictactoe.gdl", role, weak);
+            assert_eq!(s.agent(), "mcts(1 iterations)");
             s.ponder().unwrap()(&within(20_000));
             assert!(s.meta.clone().unwrap().lock().unwrap().solved());
             let us = s.us;
@@ -737,6 +746,8 @@ mod tests {
     fn follows_tic_tac_toe_and_replies_noop_at_once_when_not_to_move() {
         let mut s = session("tictactoe.gdl", "OPLAYER", AgentConfig::default());
         assert_eq!(s.us, 1);
+        // The default agent is alpha-beta, which the reasoner plays by MCTS.
+        assert_eq!(s.agent(), "mcts");
         // x's turn: noop at once, and the tree may grow meanwhile.
         let Reply::Wait(reply) = s.reply() else {
             panic!("expected noop while x moves, with pondering");
@@ -824,6 +835,7 @@ mod tests {
             ..AgentConfig::default()
         };
         let mut s = session("lowest_unique.gdl", "blue", random);
+        assert_eq!(s.agent(), "random");
         assert!(s.ponder().is_none());
         let mv = now(s.reply());
         assert!(

@@ -289,7 +289,7 @@ impl Player {
             start_clock_s = start_clock.as_secs_f64(),
             play_clock_s = play_clock.as_secs_f64(),
             search_ms = budget.as_millis() as u64,
-            agent = %self.config.agent,
+            agent = session.agent(),
             solved = session.solved(),
             "match started"
         );

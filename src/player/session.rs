@@ -159,6 +159,9 @@ pub trait MatchSession: Send {
     fn our_role_index(&self) -> usize;
     /// Who plays: `engine` or `reasoner`.
     fn model(&self) -> &'static str;
+    /// The agent that chooses our moves, as the log names it: the configured one for an
+    /// engine, MCTS (or random) for the reasoner, which plays no other.
+    fn agent(&self) -> String;
     /// Plays one joint move of a live match, checked against the rules.
     fn step(&mut self, moves: &[Sexpr]) -> Result<(), JointMoveError>;
     /// What to answer the PLAY that brought the position up to date.

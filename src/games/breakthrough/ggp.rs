@@ -191,6 +191,7 @@ mod tests {
     fn follows_a_match() {
         let mut s = session("black", 3, 5, false);
         assert_eq!(s.seat(), 1);
+        assert_eq!(s.agent(), "alphabeta(default)");
         s.apply(None).unwrap();
         assert_eq!(s.turn(), Turn::Theirs);
         s.apply(Some(&moves("((move 2 2 2 3) noop)"))).unwrap();
