@@ -4,9 +4,10 @@
 //!
 //! `trial_verdicts FILE ITERATIONS PAIRS SEEDS [A B]`: the trial at `ITERATIONS` a move
 //! and `PAIRS` pairs of quick games (every one of them counted), once for each seed 0,
-//! 1000, 2000, … (`SEEDS` of them); each verdict and its wall time. Given two kinds of
-//! playouts `A` and `B` (as `serve --playouts` names them), the same quick games between them,
-//! and each side's score.
+//! 1000, 2000, … (`SEEDS` of them); each verdict and its wall time. Given two sides `A`
+//! and `B`, each a kind of playouts as `serve --playouts` names them, with `+rave` for a
+//! selection that reads all-moves statistics (`serve --rave true`), the same quick games
+//! between them, and each side's score.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -16,13 +17,13 @@ use anyhow::{Context, bail};
 use clap::ValueEnum;
 use ggp_player::gdl::{Engine, Gdl};
 use ggp_player::mcts::Playouts;
-use ggp_player::mcts::choice::{Trial, choose, duel};
+use ggp_player::mcts::choice::{Side, Trial, choose, duel};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (file, iterations, pairs, seeds, sides) = match args.as_slice() {
         [f, i, p, s] => (f, i, p, s, None),
-        [f, i, p, s, a, b] => (f, i, p, s, Some([playouts(a)?, playouts(b)?])),
+        [f, i, p, s, a, b] => (f, i, p, s, Some([side(a)?, side(b)?])),
         _ => bail!("usage: trial_verdicts FILE ITERATIONS PAIRS SEEDS [A B]"),
     };
     let trial = Trial {
@@ -45,10 +46,10 @@ fn main() -> anyhow::Result<()> {
             Some(sides) => {
                 let d = duel(&gdl, &root, sides, trial, seed, far, &stop);
                 format!(
-                    "{:?} {:.0}%, {:?} {:.0}% in {} quick games",
-                    sides[0],
+                    "{} {:.0}%, {} {:.0}% in {} quick games",
+                    args[4],
                     d.means[0] * 100.0,
-                    sides[1],
+                    args[5],
                     d.means[1] * 100.0,
                     d.games
                 )
@@ -60,6 +61,13 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-fn playouts(name: &str) -> anyhow::Result<Playouts> {
-    Playouts::from_str(name, true).map_err(|e| anyhow::anyhow!("playouts {name:?}: {e}"))
+/// A side from its name: playouts, then `+rave` if its selection uses GRAVE.
+fn side(name: &str) -> anyhow::Result<Side> {
+    let (playouts, rave) = match name.strip_suffix("+rave") {
+        Some(playouts) => (playouts, true),
+        None => (name, false),
+    };
+    let playouts = Playouts::from_str(playouts, true)
+        .map_err(|e| anyhow::anyhow!("playouts {playouts:?}: {e}"))?;
+    Ok(Side { playouts, rave })
 }

@@ -71,6 +71,8 @@ pub struct AgentConfig {
     pub transposition_values: crate::mcts::TranspositionValues,
     /// Whether the MCTS trees of several threads share the positions they prove.
     pub shared_proofs: bool,
+    /// Whether an MCTS selection also reads the moves' all-moves statistics (GRAVE).
+    pub rave: bool,
     /// The minimax agent's depth in plies ([`DEFAULT_MINIMAX_DEPTH`] if `None`).
     pub depth: Option<u32>,
     /// What answers the rules of a game no engine recognises: the propositional network
@@ -94,6 +96,7 @@ impl Default for AgentConfig {
             transpositions: true,
             transposition_values: crate::mcts::TranspositionValues::Edge,
             shared_proofs: true,
+            rave: false,
             depth: None,
             gdl_engine: crate::gdl::Engine::Auto,
         }
@@ -296,6 +299,7 @@ impl<G: Game> Agent<G> {
         let tree = self.tree.get_or_insert_with(|| {
             Mcts::new(Native::default(), config.seed, config.hash_mb)
                 .with_playouts(config.playouts)
+                .with_rave(config.rave)
                 .with_transpositions(config.transpositions)
                 .with_transposition_values(config.transposition_values)
         });

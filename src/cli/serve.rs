@@ -87,6 +87,12 @@ pub struct ServeArgs {
     /// they prove while they search (true or false).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     shared_proofs: bool,
+    /// Whether Monte-Carlo tree search also rates a move by the results of every
+    /// iteration that played it anywhere below the position, in the tree or in the
+    /// playout (GRAVE: generalised rapid action value estimation), while its own results
+    /// are few (true or false).
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    rave: bool,
     /// Monte-Carlo tree search iterations per move at most, the clock still applying: a
     /// search that does not depend on the machine's speed or load, for comparing players
     /// (with --no-ponder, since a ponder grows the tree as well).
@@ -142,6 +148,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             transpositions: args.transpositions,
             transposition_values: args.transposition_values,
             shared_proofs: args.shared_proofs,
+            rave: args.rave,
             iterations: args.iterations,
             hash_mb: args.hash_mb,
             gdl_engine: args.gdl_engine,

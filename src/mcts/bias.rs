@@ -94,7 +94,7 @@ mod tests {
             };
         }
         tree.nodes[root].visits = 9 * visits;
-        let pick = tree.select(root)[0] as usize;
+        let pick = tree.select(root, None)[0] as usize;
         names[pick].clone()
     }
 

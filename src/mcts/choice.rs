@@ -88,7 +88,7 @@ pub fn choose<M: Model + Clone>(
     deadline: Instant,
     stop: &AtomicBool,
 ) -> Verdict {
-    let sides = [Playouts::Mast, Playouts::Random];
+    let sides = [Side::from(Playouts::Mast), Side::from(Playouts::Random)];
     let duel = duel(model, root, sides, trial, seed, deadline, stop);
     let [mast, random] = duel.means;
     Verdict {
@@ -104,6 +104,23 @@ pub fn choose<M: Model + Clone>(
     }
 }
 
+/// One side of the quick games: its trees' playouts, and whether their selection reads
+/// all-moves statistics ([`super::Mcts::with_rave`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Side {
+    pub playouts: Playouts,
+    pub rave: bool,
+}
+
+impl From<Playouts> for Side {
+    fn from(playouts: Playouts) -> Side {
+        Side {
+            playouts,
+            rave: false,
+        }
+    }
+}
+
 /// Plays up to `trial.pairs` pairs of quick games of `model` from `root` (fewer if
 /// `deadline` passes or `stop` is raised: a game under way then does not count) between
 /// the trees of two `sides`. Tree `k` of game `g` draws its random numbers from
@@ -111,7 +128,7 @@ pub fn choose<M: Model + Clone>(
 pub fn duel<M: Model + Clone>(
     model: &M,
     root: &M::State,
-    sides: [Playouts; 2],
+    sides: [Side; 2],
     trial: Trial,
     seed: Option<u64>,
     deadline: Instant,
@@ -170,8 +187,8 @@ fn side(role: usize, first: usize) -> usize {
 /// One quick game's limits.
 struct Game<'a, M> {
     model: &'a M,
-    /// The playouts of side 0's trees and of side 1's.
-    sides: [Playouts; 2],
+    /// Side 0's trees and side 1's.
+    sides: [Side; 2],
     iterations: u64,
     deadline: Instant,
     stop: &'a AtomicBool,
@@ -182,13 +199,14 @@ impl<M: Model + Clone> Game<'_, M> {
     /// 0; `None` if time ran out first. A game that has not ended after
     /// [`MAX_PLAYOUT_STEPS`] counts as a draw.
     fn play(&self, root: &M::State, first: usize, seed: Option<u64>) -> Option<Vec<f64>> {
-        let tree = |k: u64, playouts| {
+        let tree = |k: u64, side: Side| {
             Mcts::with_memory(
                 self.model.clone(),
                 seed.map(|s| s.wrapping_add(k)),
                 TRIAL_TREE_BYTES,
             )
-            .with_playouts(playouts)
+            .with_playouts(side.playouts)
+            .with_rave(side.rave)
         };
         let mut trees = [tree(0, self.sides[0]), tree(1, self.sides[1])];
         let budget = Budget {

@@ -103,6 +103,11 @@ where
         }
     }
 
+    /// Every tree's selection reading all-moves statistics if `on` ([`Mcts::with_rave`]).
+    pub fn with_rave(self, on: bool) -> Forest<M> {
+        self.map_trees(|t| t.with_rave(on))
+    }
+
     /// Every tree with transpositions if `on` ([`Mcts::with_transpositions`]).
     pub fn with_transpositions(self, on: bool) -> Forest<M> {
         self.map_trees(|t| t.with_transpositions(on))

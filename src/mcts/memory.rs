@@ -111,6 +111,10 @@ impl<M: Model> Mcts<M> {
                 .map_or(0, |p| p.len() * size_of::<f64>())
             + node.known.len() * size_of::<Option<Vec<f64>>>()
             + node.known.iter().flatten().map(Vec::len).sum::<usize>() * size_of::<f64>()
+            + node
+                .amaf
+                .as_ref()
+                .map_or(0, |a| a.len() * super::rave::AMAF_ENTRY_BYTES)
             + if self.table.is_some() {
                 TABLE_ENTRY_BYTES
             } else {

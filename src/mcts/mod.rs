@@ -15,7 +15,8 @@
 //! lost and drawn positions are proven and back up as exact values ([`proof`]); a search
 //! whose root is proven stops at once. With transpositions on, a position reached by
 //! several orders of moves is one node ([`transpose`]); the trees of several threads
-//! share their proofs ([`shared`]).
+//! share their proofs ([`shared`]). With GRAVE, the selection also reads the moves'
+//! all-moves statistics ([`rave`]).
 
 mod bias;
 pub mod choice;
@@ -29,6 +30,7 @@ pub mod native;
 pub mod policy;
 mod proof;
 pub mod puzzle;
+mod rave;
 pub mod reasoner;
 pub mod shared;
 mod transpose;
@@ -253,6 +255,9 @@ struct Node<S, M> {
     mover: Option<usize>,
     /// Every role's reward under best play, once proven (a terminal node's goals).
     proven: Option<Vec<f64>>,
+    /// With GRAVE, once visited [`rave::REFERENCE_VISITS`] times: the all-moves
+    /// statistics of the moves played below it ([`rave`]).
+    amaf: Option<Box<rave::Amaf>>,
     /// Per move of the mover: the proven rewards after it, once one is proven (empty
     /// before). Kept here rather than in the child, which may be recycled.
     known: Vec<Option<Vec<f64>>>,
@@ -424,6 +429,8 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     shared: Option<Arc<SharedProofs>>,
     /// Where selection reads a move's mean, with transpositions ([`transpose`]).
     values: TranspositionValues,
+    /// Whether the selection reads all-moves statistics ([`rave`]).
+    rave: bool,
 }
 
 impl<M: Model> Mcts<M> {
@@ -454,14 +461,24 @@ impl<M: Model> Mcts<M> {
             table: None,
             shared: None,
             values: TranspositionValues::Edge,
+            rave: false,
         }
     }
 
     /// The same tree with playouts chosen by `playouts`.
     pub fn with_playouts(mut self, playouts: Playouts) -> Mcts<M> {
-        self.mast = playouts
-            .guided()
-            .then(|| Mast::new(playouts == Playouts::Nst));
+        self.mast = None;
+        self.set_playouts(playouts);
+        self
+    }
+
+    /// The same tree, its selection reading all-moves statistics (GRAVE, [`rave`]) if
+    /// `on`.
+    pub fn with_rave(mut self, on: bool) -> Mcts<M> {
+        let playouts = self.playouts();
+        self.rave = on;
+        self.mast = None;
+        self.set_playouts(playouts);
         self
     }
 
@@ -470,8 +487,16 @@ impl<M: Model> Mcts<M> {
     pub fn set_playouts(&mut self, playouts: Playouts) {
         let pairs = playouts == Playouts::Nst;
         if !playouts.guided() {
-            self.mast = None;
-        } else if self.mast.as_ref().is_none_or(|m| m.rates_pairs() != pairs) {
+            // GRAVE reads the random playouts' moves: a recorder keeps them.
+            let keeps = self.mast.as_ref().is_some_and(Mast::is_uniform);
+            if !(self.rave && keeps) {
+                self.mast = self.rave.then(Mast::uniform);
+            }
+        } else if self
+            .mast
+            .as_ref()
+            .is_none_or(|m| m.is_uniform() || m.rates_pairs() != pairs)
+        {
             self.mast = Some(Mast::new(pairs));
         }
     }
@@ -480,6 +505,7 @@ impl<M: Model> Mcts<M> {
     /// [`Playouts::Random`].
     pub fn playouts(&self) -> Playouts {
         match &self.mast {
+            Some(m) if m.is_uniform() => Playouts::Random,
             Some(m) if m.rates_pairs() => Playouts::Nst,
             Some(_) => Playouts::Mast,
             None => Playouts::Random,
@@ -531,7 +557,7 @@ impl<M: Model> Mcts<M> {
 
     /// The playouts' move statistics, if they are guided by them.
     pub fn mast(&self) -> Option<&Mast> {
-        self.mast.as_ref()
+        self.mast.as_ref().filter(|m| !m.is_uniform())
     }
 
     pub fn model(&self) -> &M {
@@ -744,6 +770,7 @@ impl<M: Model> Mcts<M> {
             mover,
             proven,
             known: Vec::new(),
+            amaf: None,
             bytes: 0,
         };
         node.bytes = self.node_bytes(&node);
@@ -756,6 +783,8 @@ impl<M: Model> Mcts<M> {
         self.make_room(timer);
         let mut path: Vec<(usize, Joint)> = Vec::new();
         let mut at = self.root;
+        // GRAVE's reference: the last position on the way that keeps all-moves statistics.
+        let mut reference = None;
         let (rewards, leaf) = loop {
             if at != self.root {
                 self.import_proof(at);
@@ -763,7 +792,10 @@ impl<M: Model> Mcts<M> {
             if let Some(proven) = &self.nodes[at].proven {
                 break (proven.clone(), Leaf::Known);
             }
-            let joint = self.select(at);
+            if self.nodes[at].amaf.is_some() {
+                reference = Some(at);
+            }
+            let joint = self.select(at, reference);
             if let Some(known) = self.known_after(at, &joint) {
                 path.push((at, joint));
                 break (known, Leaf::Known);
@@ -817,6 +849,10 @@ impl<M: Model> Mcts<M> {
             }
             break (self.playout(next, None, &path, timer)?, Leaf::PlayedOut);
         };
+        if self.rave {
+            let playout = rave::playout_moves(self.mast.as_ref());
+            self.credit_amaf(&path, &playout, &rewards);
+        }
         if self.mast.is_some() {
             self.credit_moves(&path, &rewards);
         }
@@ -841,8 +877,10 @@ impl<M: Model> Mcts<M> {
     }
 
     /// Every role's UCB choice at `node` (a role with one move plays it); an unvisited
-    /// move first, drawn at random among them.
-    fn select(&mut self, node: usize) -> Joint {
+    /// move first, drawn at random among them. With GRAVE, a move's mean is blended
+    /// with its all-moves statistics at `reference`, and an unvisited move that has them
+    /// is rated by them rather than drawn first.
+    fn select(&mut self, node: usize, reference: Option<usize>) -> Joint {
         let n = &self.nodes[node];
         let log_n = (n.visits.max(1) as f64).ln();
         let mut joint = Joint::new();
@@ -854,10 +892,18 @@ impl<M: Model> Mcts<M> {
                     .then(|| n.known.get(i)?.as_ref()?.get(role).copied())
                     .flatten()
             };
-            let unvisited = stats.iter().filter(|s| s.visits == 0).count();
+            let amaf = if self.rave {
+                self.amaf_of(reference, node, role)
+            } else {
+                Vec::new()
+            };
+            let rated = |i: usize| amaf.get(i).copied().flatten().is_some_and(|a| a.visits > 0);
+            let unvisited = (0..stats.len())
+                .filter(|&i| stats[i].visits == 0 && !rated(i))
+                .count();
             let pick = if unvisited > 0 {
                 let k = self.rng.random_range(..unvisited);
-                let mut fresh = (0..stats.len()).filter(|&i| stats[i].visits == 0);
+                let mut fresh = (0..stats.len()).filter(|&i| stats[i].visits == 0 && !rated(i));
                 fresh.nth(k).unwrap_or(0) as u32
             } else {
                 // Read only here: a node with unvisited moves draws one of them.
@@ -867,8 +913,9 @@ impl<M: Model> Mcts<M> {
                     let s = &stats[i];
                     let mean = child_means.get(i).copied().flatten();
                     known(i).unwrap_or_else(|| {
-                        mean.unwrap_or_else(|| s.mean())
-                            + EXPLORATION * (log_n / s.visits as f64).sqrt()
+                        let mean = mean.unwrap_or_else(|| s.mean());
+                        rave::blend(mean, s.visits, amaf.get(i).copied().flatten())
+                            + EXPLORATION * (log_n / s.visits.max(1) as f64).sqrt()
                             + biases.get(i).copied().unwrap_or(0.0)
                     })
                 };

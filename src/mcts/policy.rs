@@ -112,6 +112,9 @@ pub struct Mast {
     played: Vec<Played>,
     /// The key of the last choice in the iteration so far.
     last: Option<u32>,
+    /// Picks uniformly at random, only recording the moves (for GRAVE's all-moves
+    /// statistics, [`super::rave`]).
+    uniform: bool,
 }
 
 /// The weight a pair of moves needs before its mean counts (N-grams are noisy at first).
@@ -125,6 +128,25 @@ impl Mast {
             pairs: pairs.then(FastMap::default),
             ..Mast::default()
         }
+    }
+
+    /// A recorder of the playouts' moves that picks them uniformly at random: random
+    /// playouts whose moves GRAVE reads.
+    pub fn uniform() -> Mast {
+        Mast {
+            uniform: true,
+            ..Mast::default()
+        }
+    }
+
+    /// Whether it picks uniformly at random ([`Mast::uniform`]).
+    pub fn is_uniform(&self) -> bool {
+        self.uniform
+    }
+
+    /// The choices of the iteration under way so far: role and key.
+    pub fn recorded(&self) -> Vec<(usize, u32)> {
+        self.played.iter().map(|p| (p.role, p.key)).collect()
     }
 
     /// Whether pairs of moves are rated too.
@@ -156,7 +178,7 @@ impl Mast {
         if keys.len() == 1 {
             return 0;
         }
-        let pick = if rng.random_bool(EPSILON) {
+        let pick = if self.uniform || rng.random_bool(EPSILON) {
             rng.random_range(..keys.len())
         } else {
             self.best(role, keys, rng)
@@ -199,6 +221,10 @@ impl Mast {
 
     /// Credits every move of the iteration with its role's reward, and starts the next.
     pub fn credit(&mut self, rewards: &[f64]) {
+        if self.uniform {
+            self.discard();
+            return;
+        }
         for p in self.played.drain(..) {
             let reward = rewards.get(p.role).copied().unwrap_or(0.0);
             if self.roles.len() <= p.role {

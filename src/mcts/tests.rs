@@ -494,6 +494,99 @@ fn mast_playouts_learn_the_move_that_is_good_everywhere() {
     }
 }
 
+/// One player picks four of twelve cells, one a step; the goal counts the three good
+/// cells among them (two: 50, three: 100). A good cell is as good at any step: what
+/// GRAVE's all-moves statistics see.
+const PICKS: &str = "
+    (role player)
+    (init (step 0))
+    (cell 1) (cell 2) (cell 3) (cell 4) (cell 5) (cell 6)
+    (cell 7) (cell 8) (cell 9) (cell 10) (cell 11) (cell 12)
+    (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+    (<= (legal player (pick ?c)) (cell ?c) (not (true (picked ?c))))
+    (<= (next (picked ?c)) (does player (pick ?c)))
+    (<= (next (picked ?c)) (true (picked ?c)))
+    (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+    (<= terminal (true (step 4)))
+    (<= (has ?c) (true (picked ?c)))
+    (<= two (has 1) (has 2)) (<= two (has 1) (has 3)) (<= two (has 2) (has 3))
+    (<= (goal player 100) (has 1) (has 2) (has 3))
+    (<= (goal player 50) two (not (has 1)))
+    (<= (goal player 50) two (not (has 2)))
+    (<= (goal player 50) two (not (has 3)))
+    (<= (goal player 0) (not two))
+";
+
+#[test]
+fn grave_learns_from_the_moves_played_below_and_finds_the_best_line_sooner() {
+    for engine in [crate::gdl::Engine::Reasoner, crate::gdl::Engine::Propnet] {
+        let gdl = Arc::new(Gdl::parse_with(PICKS, engine).unwrap());
+        let start = gdl.initial_state();
+        let good: Vec<u32> = (1..=3)
+            .map(|c| gdl.move_key(0, &gdl.parse_term(&format!("(pick {c})")).unwrap()))
+            .collect();
+        let grown = |rave: bool, seed: u64| {
+            let mut tree = Mcts::new(gdl.clone(), Some(seed), 64)
+                .with_playouts(Playouts::Random)
+                .with_rave(rave);
+            assert_eq!(tree.playouts(), Playouts::Random);
+            assert!(
+                tree.mast().is_none(),
+                "random playouts keep no MAST statistics"
+            );
+            let c = tree.search_within(&start, 0, within(100_000));
+            // The search stops once it has proven the three good cells.
+            assert_eq!(c.proven, Some(1.0), "{engine:?} {rave} {seed}");
+            (tree, c.iterations)
+        };
+        // Below the root, GRAVE tries first the cells good elsewhere: it finds the line
+        // in fewer iterations (measured: 61–91 against 145–200 for seeds 0–9).
+        let (mut plain_total, mut grave_total) = (0, 0);
+        for seed in 0..4 {
+            let ((plain, plain_n), (grave, grave_n)) = (grown(false, seed), grown(true, seed));
+            assert!(
+                grave_n < plain_n,
+                "{engine:?} seed {seed}: {grave_n} {plain_n}"
+            );
+            (plain_total, grave_total) = (plain_total + plain_n, grave_total + grave_n);
+            assert!(plain.nodes.iter().all(|n| n.amaf.is_none()));
+            // The root's all-moves statistics count every iteration since it kept them
+            // that picked the cell at any step: at least those that picked it at the root.
+            // The good cells score more there than the others.
+            let root = &grave.nodes[grave.root];
+            let amaf = root.amaf.as_deref().expect("the root was visited enough");
+            let stats = root.stats_of(0);
+            let (mut good_sum, mut bad_sum) = (0.0, 0.0);
+            for (i, m) in root.legal[0].iter().enumerate() {
+                let key = gdl.move_key(0, m);
+                let a = amaf.get(&u64::from(key)).copied().unwrap_or_default();
+                let own = stats[i].visits;
+                assert!(
+                    a.visits + REFERENCE_SLACK >= own,
+                    "{m:?}: {} {own}",
+                    a.visits
+                );
+                assert!(u64::from(a.visits) <= grave_n);
+                match good.contains(&key) {
+                    true => good_sum += a.mean() / 3.0,
+                    false => bad_sum += a.mean() / 9.0,
+                }
+            }
+            assert!(
+                good_sum > bad_sum + 0.1,
+                "{engine:?} seed {seed}: {good_sum} {bad_sum}"
+            );
+        }
+        assert!(
+            2 * grave_total < plain_total,
+            "{engine:?}: {grave_total} {plain_total}"
+        );
+    }
+}
+
+/// The iterations through a position before it keeps all-moves statistics.
+const REFERENCE_SLACK: u32 = super::rave::REFERENCE_VISITS;
+
 /// One player, ten rounds: it picks one of four colours, then says one; each round
 /// whose colour is said back scores 10 points. Said alone, every colour scores as well
 /// as another, so MAST cannot learn which to say; after the pick, the pair can.
@@ -997,6 +1090,7 @@ fn bare_node(lens: &[usize]) -> Node<(), ()> {
         mover: None,
         proven: None,
         known: Vec::new(),
+        amaf: None,
         bytes: 0,
     }
 }

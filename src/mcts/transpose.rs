@@ -186,10 +186,14 @@ mod tests {
             *s = Stat { visits: 10, sum };
         }
         node.visits = 10 * node.stats_of(0).len() as u32;
-        assert_eq!(tree.select(a)[0] as usize, m, "node values: the win below");
+        assert_eq!(
+            tree.select(a, None)[0] as usize,
+            m,
+            "node values: the win below"
+        );
         tree.values = TranspositionValues::Edge;
         assert_ne!(
-            tree.select(a)[0] as usize,
+            tree.select(a, None)[0] as usize,
             m,
             "edge values: nothing through A"
         );

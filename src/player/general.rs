@@ -121,6 +121,7 @@ impl GeneralSession {
             Arc::new(Mutex::new(
                 Forest::new(gdl.clone(), agent.seed, mb, agent.threads)
                     .with_playouts(agent.playouts)
+                    .with_rave(agent.rave)
                     .with_transpositions(agent.transpositions)
                     .with_transposition_values(agent.transposition_values)
                     .with_shared_proofs(agent.shared_proofs),
