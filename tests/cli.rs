@@ -968,6 +968,36 @@ fn gdl_compare_checks_scrambled_rules() {
 }
 
 #[test]
+fn gdl_bench_measures_tree_searches_with_each_playout_and_with_grave() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/connect_four.gdl");
+    for extra in [None, Some("--rave")] {
+        let mut args = vec![
+            "gdl",
+            "bench",
+            file,
+            "--mcts",
+            "--seconds",
+            "0.2",
+            "--rounds",
+            "1",
+        ];
+        args.extend(extra);
+        let stdout = succeeded(&args);
+        let medians = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("median playouts/s: "))
+            .unwrap_or_else(|| panic!("{stdout}"));
+        // Every kind of playout, on each way of evaluating the network, made playouts.
+        let words: Vec<&str> = medians.split(' ').collect();
+        assert_eq!(words.len(), 12, "{medians}");
+        for pair in words.chunks(2) {
+            let rate: f64 = pair[1].parse().unwrap();
+            assert!(rate > 0.0, "{extra:?}: {medians}");
+        }
+    }
+}
+
+#[test]
 fn match_referees_two_started_players_and_prints_the_result() {
     let stdout = succeeded(&[
         "match",

@@ -37,7 +37,8 @@ pub fn run(command: GdlCommand) -> anyhow::Result<()> {
             mcts,
             cutoff,
             heuristics,
-        } => bench(&file, seconds, rounds, mcts, (cutoff, heuristics)),
+            rave,
+        } => bench(&file, seconds, rounds, mcts, (cutoff, heuristics, rave)),
     }
 }
 
@@ -104,6 +105,10 @@ pub enum GdlCommand {
         /// was found).
         #[arg(long, value_enum, default_value_t = HeuristicSetting::default())]
         heuristics: HeuristicSetting,
+        /// With --mcts: the trees' selection reading all-moves statistics (GRAVE), as
+        /// `serve --rave true` has it.
+        #[arg(long)]
+        rave: bool,
     },
 }
 
@@ -202,7 +207,7 @@ fn bench(
     seconds: f64,
     rounds: usize,
     mcts: bool,
-    cuts: (CutoffSetting, HeuristicSetting),
+    search: (CutoffSetting, HeuristicSetting, bool),
 ) -> anyhow::Result<()> {
     if !(seconds > 0.0 && seconds <= 3600.0) || rounds == 0 {
         anyhow::bail!("--seconds must be in (0, 3600] and --rounds at least 1");
@@ -210,7 +215,7 @@ fn bench(
     let gdl = compile(file, Engine::Auto)?;
     if mcts {
         let time = Duration::from_secs_f64(seconds);
-        return bench_mcts(Arc::new(gdl), time, rounds, cuts);
+        return bench_mcts(Arc::new(gdl), time, rounds, search);
     }
     let mut models = vec![("reasoner", gdl.reasoner_only())];
     if gdl.engine_name() == "propnet" {
@@ -252,7 +257,7 @@ fn bench_mcts(
     gdl: Arc<Gdl>,
     time: Duration,
     rounds: usize,
-    (cutoff, heuristics): (CutoffSetting, HeuristicSetting),
+    (cutoff, heuristics, rave): (CutoffSetting, HeuristicSetting, bool),
 ) -> anyhow::Result<()> {
     let evaluators: &[Option<Evaluator>] = if gdl.engine_name() == "propnet" {
         &[Some(Evaluator::Sweep), Some(Evaluator::Propagate)]
@@ -288,7 +293,9 @@ fn bench_mcts(
                 Some(e) => Arc::new(gdl.with_evaluator(e)),
                 None => gdl.clone(),
             };
-            let mut tree = Mcts::new(model, Some(1), 256).with_playouts(kind);
+            let mut tree = Mcts::new(model, Some(1), 256)
+                .with_playouts(kind)
+                .with_rave(rave);
             tree.set_cutoff(cut);
             tree.set_heuristic(evaluate.clone());
             let budget = Budget {
