@@ -431,6 +431,8 @@ pub struct Mcts<M: Model = Arc<Gdl>> {
     values: TranspositionValues,
     /// Whether the selection reads all-moves statistics ([`rave`]).
     rave: bool,
+    /// The moves of an iteration at and below a position, while [`rave`] credits them.
+    amaf_below: crate::gdl::hash::FastSet<u64>,
 }
 
 impl<M: Model> Mcts<M> {
@@ -462,6 +464,7 @@ impl<M: Model> Mcts<M> {
             shared: None,
             values: TranspositionValues::Edge,
             rave: false,
+            amaf_below: Default::default(),
         }
     }
 
@@ -850,8 +853,7 @@ impl<M: Model> Mcts<M> {
             break (self.playout(next, None, &path, timer)?, Leaf::PlayedOut);
         };
         if self.rave {
-            let playout = rave::playout_moves(self.mast.as_ref());
-            self.credit_amaf(&path, &playout, &rewards);
+            self.credit_amaf(&path, &rewards);
         }
         if self.mast.is_some() {
             self.credit_moves(&path, &rewards);

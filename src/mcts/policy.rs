@@ -145,8 +145,8 @@ impl Mast {
     }
 
     /// The choices of the iteration under way so far: role and key.
-    pub fn recorded(&self) -> Vec<(usize, u32)> {
-        self.played.iter().map(|p| (p.role, p.key)).collect()
+    pub fn recorded(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
+        self.played.iter().map(|p| (p.role, p.key))
     }
 
     /// Whether pairs of moves are rated too.

@@ -16,7 +16,7 @@
 //! random playouts keeps a [`Mast`] that picks uniformly ([`Mast::uniform`]).
 
 use super::{Joint, Mast, Mcts, Model, Stat};
-use crate::gdl::hash::{FastMap, FastSet};
+use crate::gdl::hash::FastMap;
 
 /// Visits from which a position keeps all-moves statistics and is read as a reference.
 pub(super) const REFERENCE_VISITS: u32 = 50;
@@ -68,15 +68,14 @@ impl<M: Model> Mcts<M> {
 
     /// Credits the all-moves statistics of the positions on `path` (the iteration's way
     /// down) that keep them with `rewards`: each with every move chosen at or below it, in
-    /// the tree or in the playout (`playout`: role and key, as [`Mast`] recorded them),
-    /// once each. A position reaching [`REFERENCE_VISITS`] starts keeping them.
-    pub(super) fn credit_amaf(
-        &mut self,
-        path: &[(usize, Joint)],
-        playout: &[(usize, u32)],
-        rewards: &[f64],
-    ) {
-        let mut below: FastSet<u64> = playout.iter().map(|&(r, k)| amaf_key(r, k)).collect();
+    /// the tree or in the playout (as [`Mast`] recorded them), once each. A position
+    /// reaching [`REFERENCE_VISITS`] starts keeping them.
+    pub(super) fn credit_amaf(&mut self, path: &[(usize, Joint)], rewards: &[f64]) {
+        // The set is kept between iterations, so that none allocates it again.
+        let mut below = std::mem::take(&mut self.amaf_below);
+        below.clear();
+        let playout = self.mast.iter().flat_map(Mast::recorded);
+        below.extend(playout.map(|(r, k)| amaf_key(r, k)));
         for (node, joint) in path.iter().rev() {
             let n = &self.nodes[*node];
             for (role, &m) in joint.iter().enumerate() {
@@ -100,12 +99,8 @@ impl<M: Model> Mcts<M> {
             n.bytes += added;
             self.bytes += added;
         }
+        self.amaf_below = below;
     }
-}
-
-/// The moves a playout chose, as `mast` recorded them (none without one).
-pub(super) fn playout_moves(mast: Option<&Mast>) -> Vec<(usize, u32)> {
-    mast.map(Mast::recorded).unwrap_or_default()
 }
 
 #[cfg(test)]
