@@ -8,9 +8,11 @@
 //! with statistics worth reading); a position visited less reads those of its nearest
 //! ancestor on the way down that keeps them, the *reference*. A move's value is then
 //! `(1 − β)·mean + β·amaf`, where `β = a / (a + v + BIAS·a·v)` for `v` visits of the move
-//! and `a` of its all-moves statistics: the shared statistics lead while the move's own
-//! are few, and give way as they grow. A move never played from the position is rated
-//! by its all-moves mean alone, so that the likeliest moves are tried first.
+//! and `a` of its all-moves statistics. β is about `a / (a + v)` until `v` nears
+//! `1 / BIAS`: the shared statistics, which count more iterations, weigh at least as much
+//! as the move's own for a long time, and less only in positions searched very deeply.
+//! A move never played from the position is rated by its all-moves mean (and the usual
+//! exploration term), not drawn first at random: the likeliest moves are tried first.
 //!
 //! The playouts' moves are those [`Mast`] records: a tree with GRAVE and uniformly
 //! random playouts keeps a [`Mast`] that picks uniformly ([`Mast::uniform`]).
