@@ -480,7 +480,7 @@ impl<M: Model> Mcts<M> {
     pub fn with_rave(mut self, on: bool) -> Mcts<M> {
         let playouts = self.playouts();
         self.rave = on;
-        self.mast = None;
+        // Random playouts gain or lose the recorder GRAVE reads.
         self.set_playouts(playouts);
         self
     }

@@ -264,12 +264,18 @@ impl MatchSession for GeneralSession {
         "reasoner"
     }
 
+    /// Named as the agent configuration names the one that plays here.
     fn agent(&self) -> String {
-        match (&self.tree, self.iterations) {
-            (None, _) => "random".to_owned(),
-            (Some(_), Some(n)) => format!("mcts({n} iterations)"),
-            (Some(_), None) => "mcts".to_owned(),
-        }
+        let kind = match self.tree {
+            Some(_) => AgentKind::Mcts,
+            None => AgentKind::Random,
+        };
+        let plays = AgentConfig {
+            kind,
+            iterations: self.iterations,
+            ..AgentConfig::default()
+        };
+        plays.to_string()
     }
 
     /// Each term must be a legal move of its role.
