@@ -1,8 +1,8 @@
 //! Games other than the Breakthrough the engine plays, over HTTP: the fallback player
 //! (Monte-Carlo tree search over the reasoner) against random players in complete
 //! matches refereed by the reasoner — tic-tac-toe, a simultaneous-move game, a game for
-//! three, scrambled Breakthrough and the course's 10x10 game (in our course-style rules)
-//! — every reply legal and in time; and START messages it cannot play refused clearly while the server serves on.
+//! three, scrambled Breakthrough, the course's 10x10 game (in our course-style rules) and
+//! tic-tac-toe declared in ggp-base's shorthand — every reply legal and in time; and START messages it cannot play refused clearly while the server serves on.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -109,13 +109,19 @@ async fn the_fallback_plays_small_games_of_any_kind_against_random_players() {
     let random = start("--agent random --seed 11").await;
     let other = start("--agent random --seed 12").await;
     let ttt = project_rules("tictactoe.gdl");
+    // The same game declared as ggp-base's own rule sheets do, in a shorthand of their
+    // own that GDL's arities refuse: it is played as without the declarations.
+    let shorthand = "(base control (val xplayer oplayer)) \
+                     (base cell (val 1 2 3) (val 1 2 3) (val x o b)) \
+                     (input xplayer mark (val 1 2 3) (val 1 2 3))";
+    let declared = [ttt.clone(), Sexpr::parse_all(shorthand).unwrap()].concat();
     // Tic-tac-toe, both roles: the fallback never loses to a random player here.
-    for (id, players, us) in [
-        ("ttt-x", [&fallback, &random], 0),
-        ("ttt-o", [&random, &fallback], 1),
+    for (id, players, us, rules) in [
+        ("ttt-x", [&fallback, &random], 0, &ttt),
+        ("ttt-o", [&random, &fallback], 1, &declared),
     ] {
-        let record = play_gdl_match(&spec(id, &ttt, &players, Dialect::GgpBase)).await;
-        check(&record, &ttt);
+        let record = play_gdl_match(&spec(id, rules, &players, Dialect::GgpBase)).await;
+        check(&record, rules);
         println!("{id}: {:?} in {} steps", record.goals, record.moves.len());
         assert_ne!(record.goals[us], 0, "{id}: the fallback lost: {record:?}");
     }

@@ -165,7 +165,7 @@ proptest! {
     #[test]
     fn a_start_with_wrong_rules_opens_a_match_or_says_why(rules in rules(), role in "white|black|red") {
         let agent = AgentConfig { kind: AgentKind::Random, seed: Some(1), ..AgentConfig::default() };
-        if let Err(e) = start::open("m", &role, &rules, Duration::from_secs(1), agent) {
+        if let Err(e) = start::open("m", &role, &rules, Duration::from_secs(1), agent, None) {
             prop_assert!(clear(&e.to_string()), "{e}");
         }
     }

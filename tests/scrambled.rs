@@ -49,6 +49,7 @@ fn opened(rules: &[Sexpr], role: &str) -> Result<Box<dyn MatchSession>, StartErr
         rules,
         Duration::from_secs(10),
         AgentConfig::default(),
+        None,
     )
 }
 

@@ -68,6 +68,8 @@ pub enum GdlError {
         "the state-independent relations are too large to compute (more than {facts} facts or {steps} join steps; unbounded recursion?)"
     )]
     TooManyFacts { facts: usize, steps: u64 },
+    #[error("the state-independent relations were not computed in the time allowed")]
+    OutOfTime,
     #[error("'{relation}' derives terms nested deeper than {limit} levels (unbounded recursion?)")]
     DerivedTooDeep { relation: String, limit: u32 },
     #[error("'{0}' is not a symbol of these rules")]

@@ -9,6 +9,8 @@
 //! The join is an explicit loop over the plan's steps with one cursor per step, so deep
 //! rule bodies cannot exhaust the stack.
 
+use std::time::Instant;
+
 use super::plan::{Access, KeyPart, Pat, Plan, Registry, RelId, Step};
 use super::table::{NO_ROW, Table, key_of};
 use super::term::{MAX_TERM_DEPTH, Store, TermId};
@@ -21,6 +23,8 @@ pub(crate) const MAX_FACTS: usize = 4_000_000;
 /// Most join steps (rows tried) one evaluation may take: seconds of work, far more than
 /// any real game needs, but a bound on rules that would join without end.
 pub(crate) const MAX_STEPS: u64 = 300_000_000;
+/// Join steps between two looks at the clock of an evaluation with a deadline.
+const STEPS_PER_LOOK: u64 = 1 << 16;
 
 /// The rules of one stratum, compiled.
 #[derive(Clone, Debug, Default)]
@@ -35,12 +39,27 @@ pub(crate) struct Stratum {
 /// What stopped an evaluation early, and the work done so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Overflow {
-    /// More than [`MAX_FACTS`] facts, or more than [`MAX_STEPS`] join steps.
+    /// Stopped: more than [`MAX_FACTS`] facts, more than [`MAX_STEPS`] join steps, or
+    /// past the deadline (`late`).
     pub facts: bool,
+    /// When to stop, if ever; and whether the evaluation stopped for it.
+    pub deadline: Option<Instant>,
+    pub late: bool,
     /// Join steps taken.
     pub steps: u64,
     /// A derived term nested deeper than [`MAX_TERM_DEPTH`] (the fact was dropped).
     pub depth: Option<RelId>,
+}
+
+impl Overflow {
+    /// Whether the deadline has passed; if so the evaluation is marked stopped for it.
+    fn past_deadline(&mut self) -> bool {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.facts = true;
+            self.late = true;
+        }
+        self.late
+    }
 }
 
 /// The tables an evaluation reads: fixed (state-independent, computed once) or its own.
@@ -175,9 +194,16 @@ fn run_and_insert<S: Store>(
             *facts += 1;
         }
     } else {
-        for row in out.chunks_exact(arity) {
+        // A join may find far more rows than fit: stop at the bound, or at the deadline.
+        for (i, row) in out.chunks_exact(arity).enumerate() {
             if table.insert(row, probes, store) {
                 *facts += 1;
+            }
+            if *facts > MAX_FACTS {
+                break;
+            }
+            if (i as u64 + 1).is_multiple_of(STEPS_PER_LOOK) && overflow.past_deadline() {
+                break;
             }
         }
     }
@@ -349,6 +375,9 @@ fn run<S: Store>(
         tried += 1;
         if overflow.steps + tried > MAX_STEPS {
             overflow.facts = true;
+            break;
+        }
+        if (overflow.steps + tried).is_multiple_of(STEPS_PER_LOOK) && overflow.past_deadline() {
             break;
         }
         if depth == n {

@@ -46,6 +46,7 @@ pub use term::Term;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use propnet::Propnet;
 use prover::{Program, Query};
@@ -173,6 +174,13 @@ impl std::fmt::Debug for Gdl {
 impl Gdl {
     /// Compiles the rules of a game (the list of facts and rules of a START message).
     pub fn from_sexprs(rules: &[Sexpr]) -> Result<Gdl, GdlError> {
+        let odd = rules.iter().filter(|r| rules::odd_declaration(r)).count();
+        if odd > 0 {
+            tracing::warn!(
+                "{odd} base or input declarations with another number of arguments than GDL's \
+                 (ggp-base's shorthand) are left out; the rules do not need them"
+            );
+        }
         let prog = Program::compile(rules)?;
         let role_ids: Vec<TermId> = prog.fixed(prog.kw.role).iter().map(|row| row[0]).collect();
         if role_ids.is_empty() {
@@ -205,24 +213,26 @@ impl Gdl {
     pub fn parse_with(text: &str, engine: Engine) -> Result<Gdl, GdlError> {
         let rules = Sexpr::parse_all(text)?;
         let mut gdl = Gdl::from_sexprs(&rules)?;
-        gdl.use_engine(&rules, engine).map_err(GdlError::Propnet)?;
+        gdl.use_engine(&rules, engine, None)
+            .map_err(GdlError::Propnet)?;
         Ok(gdl)
     }
 
     /// Chooses the model that answers the queries; `rules` are the ones this `Gdl` was
-    /// compiled from. With [`Engine::Auto`], a network that cannot be built leaves the
-    /// reasoner in charge and the reason is returned as `Ok(Some(why))`; with
-    /// [`Engine::Propnet`] it is an error.
+    /// compiled from. With [`Engine::Auto`], a network that cannot be built (by
+    /// `deadline`, if given) leaves the reasoner in charge and the reason is returned as
+    /// `Ok(Some(why))`; with [`Engine::Propnet`] it is an error.
     pub fn use_engine(
         &mut self,
         rules: &[Sexpr],
         engine: Engine,
+        deadline: Option<Instant>,
     ) -> Result<Option<String>, String> {
         self.propnet = None;
         if engine == Engine::Reasoner {
             return Ok(None);
         }
-        match Propnet::build(rules, &self.prog, &self.roles) {
+        match Propnet::build(rules, &self.prog, &self.roles, deadline) {
             // A last check of the grounding: it must start where the reasoner does.
             Ok(net) if net.initial_state() != self.initial => {
                 let why = "its initial state differs from the reasoner's".to_string();

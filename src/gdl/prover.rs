@@ -10,6 +10,7 @@
 //!   `goal`) depends on.
 
 use std::sync::Mutex;
+use std::time::Instant;
 
 use super::error::GdlError;
 use super::eval::{MAX_FACTS, MAX_STEPS, Overflow, Scratch, Stratum, Tables, eval_stratum};
@@ -132,12 +133,16 @@ impl Program {
     pub fn compile(items: &[Sexpr]) -> Result<Program, GdlError> {
         let mut symbols = Symbols::default();
         let rules = read_rules(items, &mut symbols)?;
-        Program::from_rules(&rules, symbols)
+        Program::from_rules(&rules, symbols, None)
     }
 
     /// Compiles rules already read (the propositional network compiles a relaxed copy
-    /// of the game's rules this way).
-    pub fn from_rules(rules: &[Rule], mut symbols: Symbols) -> Result<Program, GdlError> {
+    /// of the game's rules this way), its fixed relations computed by `deadline` if given.
+    pub fn from_rules(
+        rules: &[Rule],
+        mut symbols: Symbols,
+        deadline: Option<Instant>,
+    ) -> Result<Program, GdlError> {
         // Number the relations: (name, arity), the keywords first.
         let mut deps = Dependencies::default();
         let mut keyword = |name: &str, n: usize| deps.relation(symbols.intern(name), n);
@@ -254,7 +259,10 @@ impl Program {
             .collect();
         let all_own = vec![true; n];
         let mut scratch = Scratch::default();
-        let mut overflow = Overflow::default();
+        let mut overflow = Overflow {
+            deadline,
+            ..Overflow::default()
+        };
         let mut facts = 0;
         for (c, s) in all_strata.iter().enumerate() {
             if state_dependent[comps[c][0] as usize] || s.plans.is_empty() {
@@ -274,6 +282,9 @@ impl Program {
                 &mut overflow,
                 &mut facts,
             );
+            if overflow.late {
+                return Err(GdlError::OutOfTime);
+            }
             if overflow.facts {
                 return Err(GdlError::TooManyFacts {
                     facts: MAX_FACTS,

@@ -35,6 +35,10 @@ const KEYWORD_ARITY: [(&str, usize); 10] = [
     ("does", 2),
 ];
 
+/// The declarations of a game's fluents and moves, which the rules do not need: the
+/// reasoner reads `base` only as a hint of the states' size.
+const DECLARATIONS: [(&str, usize); 2] = [("base", 1), ("input", 2)];
+
 /// Keywords that no rule may define.
 const RESERVED_HEADS: [&str; 6] = ["true", "does", "not", "or", "distinct", "<="];
 
@@ -121,7 +125,7 @@ enum Formula {
 /// rules through [`super::split::read_rules`], which also splits what needs it.
 pub(crate) fn parse_rules(items: &[Sexpr], symbols: &mut Symbols) -> Result<Vec<Rule>, GdlError> {
     let mut rules = Vec::new();
-    for item in items {
+    for item in items.iter().filter(|item| !odd_declaration(item)) {
         let mut p = RuleParser {
             symbols,
             vars: Vec::new(),
@@ -131,6 +135,23 @@ pub(crate) fn parse_rules(items: &[Sexpr], symbols: &mut Symbols) -> Result<Vec<
         p.parse(&mut rules)?;
     }
     Ok(rules)
+}
+
+/// Whether `item` is a fact or rule of `base` or `input` with another number of
+/// arguments than GDL's. ggp-base's own rule sheets write such declarations in a
+/// shorthand of theirs (`(base mark (x 1 2 3) (y 1 2 3) (mark x o))`), and the players
+/// built on it accept them, since nothing reads them. They are left out, not refused.
+pub(crate) fn odd_declaration(item: &Sexpr) -> bool {
+    let head = match item.args() {
+        Some([head, ..]) if item.head_is("<=") => head,
+        _ => item,
+    };
+    let (Some(name), Some(args)) = (head.head().and_then(Sexpr::as_atom), head.args()) else {
+        return false;
+    };
+    DECLARATIONS
+        .iter()
+        .any(|&(keyword, arity)| name.eq_ignore_ascii_case(keyword) && args.len() != arity)
 }
 
 struct RuleParser<'a> {
@@ -445,6 +466,28 @@ mod tests {
         let mut symbols = Symbols::default();
         let rules = parse_rules(&items, &mut symbols)?;
         Ok((rules, symbols))
+    }
+
+    #[test]
+    fn declarations_in_ggp_bases_shorthand_are_left_out() {
+        let text = "(role x) (base control (player x o)) (base (control x)) \
+                    (input x (mark 1)) (input x mark (val 1 2)) \
+                    (<= (base cell ?a ?b) (index ?a) (index ?b)) (index 1)";
+        let (rules, s) = parse(text).unwrap();
+        let heads: Vec<(&str, usize)> = rules
+            .iter()
+            .map(|r| (s.name(r.head.pred), r.head.args.len()))
+            .collect();
+        assert_eq!(
+            heads,
+            [("role", 1), ("base", 1), ("input", 2), ("index", 1)],
+            "GDL's own declarations stay"
+        );
+        // Elsewhere a keyword's arity is still checked.
+        assert!(matches!(
+            parse("(role x) (init a b)"),
+            Err(GdlError::WrongArity { .. })
+        ));
     }
 
     #[test]

@@ -816,3 +816,35 @@ fn huge_joins_are_refused() {
     assert!(matches!(err, GdlError::TooManyFacts { .. }), "{err}");
     assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
 }
+
+#[test]
+fn fixed_relations_stop_at_their_deadline() {
+    // 400 x 400 pairs: well over one look at the clock's worth of join steps.
+    let mut text = String::from("(role r)\n");
+    for i in 0..400 {
+        text += &format!("(num n{i}) ");
+    }
+    text += "(<= (pair ?x ?y) (num ?x) (num ?y))\n";
+    let mut symbols = super::term::Symbols::default();
+    let rules = super::split::read_rules(&Sexpr::parse_all(&text).unwrap(), &mut symbols).unwrap();
+    let compile = |deadline| prover::Program::from_rules(&rules, symbols.clone(), deadline);
+    let past = Some(std::time::Instant::now());
+    assert!(matches!(compile(past), Err(GdlError::OutOfTime)));
+    let later = Some(std::time::Instant::now() + std::time::Duration::from_secs(600));
+    assert!(compile(later).is_ok());
+}
+
+#[test]
+fn a_network_not_built_by_the_deadline_leaves_the_reasoner_in_charge() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/gdl/tictactoe.gdl"));
+    let rules = Sexpr::parse_all(&text.unwrap()).unwrap();
+    let mut g = Gdl::from_sexprs(&rules).unwrap();
+    let now = Some(std::time::Instant::now());
+    let why = g.use_engine(&rules, Engine::Auto, now).unwrap();
+    assert!(why.is_some_and(|w| w.contains("time allowed")));
+    assert_eq!(g.engine_name(), "reasoner");
+    assert!(g.use_engine(&rules, Engine::Propnet, now).is_err());
+    let later = Some(std::time::Instant::now() + std::time::Duration::from_secs(600));
+    assert_eq!(g.use_engine(&rules, Engine::Auto, later), Ok(None));
+    assert_eq!(g.engine_name(), "propnet");
+}

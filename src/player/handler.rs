@@ -265,7 +265,7 @@ impl Player {
         let opened = {
             let (match_id, role) = (match_id.clone(), role.clone());
             tokio::task::spawn_blocking(move || {
-                start::open(&match_id, &role, &rules, play_clock, agent)
+                start::open(&match_id, &role, &rules, play_clock, agent, ready_by)
             })
             .await
         };

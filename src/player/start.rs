@@ -3,7 +3,7 @@
 //! the match with its engine, and the reasoner plays anything else it can compile.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tracing::{debug, info, warn};
 
@@ -17,13 +17,15 @@ use crate::sexpr::Sexpr;
 use crate::spec::ggp::{GgpRules, Recognition};
 use crate::spec::{GameSpec, Tool};
 
-/// A new match from a START message's contents.
+/// A new match from a START message's contents. A propositional network not built by
+/// `ready_by` (the START's deadline less its margin) is given up for the reasoner.
 pub fn open(
     match_id: &str,
     role: &str,
     rules: &[Sexpr],
     play_clock: Duration,
     agent: AgentConfig,
+    ready_by: Option<Instant>,
 ) -> Result<Box<dyn MatchSession>, StartError> {
     let compiled = Gdl::from_sexprs(rules);
     let ask = Recognise {
@@ -39,7 +41,7 @@ pub fn open(
     }
     let mut gdl = compiled?;
     let fallback = gdl
-        .use_engine(rules, agent.gdl_engine)
+        .use_engine(rules, agent.gdl_engine, ready_by)
         .map_err(GdlError::Propnet)?;
     let model = gdl.model_description(fallback.as_deref());
     if fallback.is_some() {

@@ -245,6 +245,7 @@ mod tests {
             &rules,
             Duration::from_secs(1),
             AgentConfig::default(),
+            None,
         )
         .unwrap()
     }
@@ -263,6 +264,7 @@ mod tests {
             &rules,
             Duration::from_secs(1),
             AgentConfig::default(),
+            None,
         );
         assert_eq!(o.unwrap().model(), "engine");
     }
@@ -300,6 +302,7 @@ mod tests {
                 &rules,
                 Duration::from_secs(1),
                 AgentConfig::default(),
+                None,
             )
             .err()
             .expect("refused")
@@ -322,6 +325,7 @@ mod tests {
             &rules,
             Duration::from_secs(1),
             AgentConfig::default(),
+            None,
         )
         .err()
         .unwrap();

@@ -8,6 +8,8 @@
 //! `inst_i(vars…)` whose body is the relaxed body: its facts are the variable bindings of
 //! the rule's instances. The reasoner computes all of it once, as fixed relations.
 
+use std::time::Instant;
+
 use super::super::error::GdlError;
 use super::super::plan::RelId;
 use super::super::prover::Program;
@@ -63,8 +65,12 @@ pub(super) struct Grounding {
     pub goals: Vec<(TermId, TermId)>,
 }
 
-/// Grounds `rules` (read with `symbols`, the game program's own).
-pub(super) fn ground(rules: Vec<Rule>, mut symbols: Symbols) -> Result<Grounding, String> {
+/// Grounds `rules` (read with `symbols`, the game program's own), by `deadline` if given.
+pub(super) fn ground(
+    rules: Vec<Rule>,
+    mut symbols: Symbols,
+    deadline: Option<Instant>,
+) -> Result<Grounding, String> {
     let names = Names::of(&mut symbols);
     let any_true = symbols.intern(" true");
     let any_does = symbols.intern(" does");
@@ -127,7 +133,7 @@ pub(super) fn ground(rules: Vec<Rule>, mut symbols: Symbols) -> Result<Grounding
     relaxed.push(link(any_true, names.next, 1));
     relaxed.push(link(any_does, names.legal, 2));
 
-    let mut prog = Program::from_rules(&relaxed, symbols)
+    let mut prog = Program::from_rules(&relaxed, symbols, deadline)
         .map_err(|e: GdlError| format!("the rules cannot be grounded: {e}"))?;
     let rows = |prog: &Program, pred: SymId, arity: usize| -> Vec<Vec<TermId>> {
         prog.relation(pred, arity)

@@ -28,6 +28,7 @@ mod walk;
 
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use rand::RngExt;
 
@@ -130,11 +131,23 @@ const FIRST_BASE: usize = 2;
 
 impl Propnet {
     /// The network of `rules`, whose reasoner is `prog` with roles `roles`; an error
-    /// saying why when the rules cannot be grounded within the size bound.
-    pub fn build(rules: &[Sexpr], prog: &Program, roles: &[Term]) -> Result<Propnet, String> {
+    /// saying why when the rules cannot be grounded within the size bound, or by
+    /// `deadline` if given.
+    pub fn build(
+        rules: &[Sexpr],
+        prog: &Program,
+        roles: &[Term],
+        deadline: Option<Instant>,
+    ) -> Result<Propnet, String> {
+        let late = || {
+            deadline
+                .is_some_and(|d| Instant::now() >= d)
+                .then(|| "it was not built in the time allowed".to_string())
+        };
         let mut symbols = prog.symbols.clone();
         let parsed = read_rules(rules, &mut symbols).map_err(|e| e.to_string())?;
-        let mut g = ground::ground(parsed, symbols)?;
+        let mut g = ground::ground(parsed, symbols, deadline)?;
+        late().map_or(Ok(()), Err)?;
         let real = &prog.terms;
         let mut fluents: Vec<(Term, TermId)> = g
             .fluents
@@ -169,6 +182,7 @@ impl Propnet {
             .collect();
 
         let circuit = build::build(g);
+        late().map_or(Ok(()), Err)?;
         let folded = optimise::optimise(circuit)?;
         let net = Net::new(&folded.gates, folded.cycles);
 
