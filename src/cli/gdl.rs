@@ -241,11 +241,19 @@ fn bench(
         line += &format!(" {name} {m:.0}");
     }
     if let [reasoner, sweep, propagate] = medians[..] {
+        // A model that finished no playout in its rounds has no ratio.
+        let times = |a: f64, b: f64, digits: usize| {
+            if b > 0.0 {
+                format!("{:.*}x", digits, a / b)
+            } else {
+                "-".to_owned()
+            }
+        };
         line += &format!(
-            " (sweep/reasoner {:.1}x, propagate/reasoner {:.1}x, propagate/sweep {:.2}x)",
-            sweep / reasoner.max(1e-9),
-            propagate / reasoner.max(1e-9),
-            propagate / sweep.max(1e-9)
+            " (sweep/reasoner {}, propagate/reasoner {}, propagate/sweep {})",
+            times(sweep, reasoner, 1),
+            times(propagate, reasoner, 1),
+            times(propagate, sweep, 2)
         );
     }
     println!("{line}");

@@ -46,6 +46,7 @@ pub use term::Term;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Instant;
 
 use propnet::Propnet;
@@ -232,7 +233,7 @@ impl Gdl {
         if engine == Engine::Reasoner {
             return Ok(None);
         }
-        match Propnet::build(rules, &self.prog, &self.roles, deadline) {
+        match self.build_network(rules, deadline) {
             // A last check of the grounding: it must start where the reasoner does.
             Ok(net) if net.initial_state() != self.initial => {
                 let why = "its initial state differs from the reasoner's".to_string();
@@ -248,6 +249,26 @@ impl Gdl {
             }
             Err(why) if engine == Engine::Auto => Ok(Some(why)),
             Err(why) => Err(why),
+        }
+    }
+
+    /// [`Propnet::build`], given up at `deadline` if given: the build stops by itself
+    /// soon after it in its longest phases, and is left to end on a thread of its own
+    /// in the others (its result dropped), so that the caller answers in time.
+    fn build_network(&self, rules: &[Sexpr], deadline: Option<Instant>) -> Result<Propnet, String> {
+        let Some(deadline) = deadline else {
+            return Propnet::build(rules, &self.prog, &self.roles, None);
+        };
+        let (sent, built) = mpsc::channel();
+        let (rules, prog, roles) = (rules.to_vec(), Arc::clone(&self.prog), self.roles.clone());
+        std::thread::spawn(move || {
+            // Nobody listens once the deadline has passed.
+            let _ = sent.send(Propnet::build(&rules, &prog, &roles, Some(deadline)));
+        });
+        match built.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(result) => result,
+            Err(RecvTimeoutError::Timeout) => Err("it was not built in the time allowed".into()),
+            Err(RecvTimeoutError::Disconnected) => Err("its build failed".into()),
         }
     }
 

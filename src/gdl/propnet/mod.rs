@@ -144,10 +144,12 @@ impl Propnet {
                 .is_some_and(|d| Instant::now() >= d)
                 .then(|| "it was not built in the time allowed".to_string())
         };
+        let started = Instant::now();
         let mut symbols = prog.symbols.clone();
         let parsed = read_rules(rules, &mut symbols).map_err(|e| e.to_string())?;
         let mut g = ground::ground(parsed, symbols, deadline)?;
         late().map_or(Ok(()), Err)?;
+        let grounded = started.elapsed();
         let real = &prog.terms;
         let mut fluents: Vec<(Term, TermId)> = g
             .fluents
@@ -183,8 +185,16 @@ impl Propnet {
 
         let circuit = build::build(g);
         late().map_or(Ok(()), Err)?;
+        let built = started.elapsed();
         let folded = optimise::optimise(circuit)?;
+        late().map_or(Ok(()), Err)?;
         let net = Net::new(&folded.gates, folded.cycles);
+        tracing::debug!(
+            grounded_ms = grounded.as_millis() as u64,
+            built_ms = built.as_millis() as u64,
+            optimised_ms = started.elapsed().as_millis() as u64,
+            "propositional network made"
+        );
 
         let mut moves: Vec<Vec<Move>> = (0..roles.len()).map(|_| Vec::new()).collect();
         for (i, (role, term)) in move_roles.into_iter().zip(move_terms).enumerate() {
