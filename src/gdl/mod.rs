@@ -267,7 +267,7 @@ impl Gdl {
         });
         match built.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(result) => result,
-            Err(RecvTimeoutError::Timeout) => Err("it was not built in the time allowed".into()),
+            Err(RecvTimeoutError::Timeout) => Err(propnet::NOT_IN_TIME.into()),
             Err(RecvTimeoutError::Disconnected) => Err("its build failed".into()),
         }
     }

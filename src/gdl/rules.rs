@@ -35,9 +35,9 @@ const KEYWORD_ARITY: [(&str, usize); 10] = [
     ("does", 2),
 ];
 
-/// The declarations of a game's fluents and moves, which the rules do not need: the
-/// reasoner reads `base` only as a hint of the states' size.
-const DECLARATIONS: [(&str, usize); 2] = [("base", 1), ("input", 2)];
+/// The keywords that declare a game's fluents and moves, which the rules do not need:
+/// the reasoner reads `base` only as a hint of the states' size.
+const DECLARATIONS: [&str; 2] = ["base", "input"];
 
 /// Keywords that no rule may define.
 const RESERVED_HEADS: [&str; 6] = ["true", "does", "not", "or", "distinct", "<="];
@@ -149,9 +149,9 @@ pub(crate) fn odd_declaration(item: &Sexpr) -> bool {
     let (Some(name), Some(args)) = (head.head().and_then(Sexpr::as_atom), head.args()) else {
         return false;
     };
-    DECLARATIONS
-        .iter()
-        .any(|&(keyword, arity)| name.eq_ignore_ascii_case(keyword) && args.len() != arity)
+    KEYWORD_ARITY.iter().any(|&(keyword, arity)| {
+        DECLARATIONS.contains(&keyword) && name.eq_ignore_ascii_case(keyword) && args.len() != arity
+    })
 }
 
 struct RuleParser<'a> {

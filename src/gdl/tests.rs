@@ -801,14 +801,19 @@ fn large_descriptions_compile_quickly() {
     assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
 }
 
+/// A game of one role with `n` numbers and the rule `rule` over them.
+fn numbers_and(n: usize, rule: &str) -> String {
+    let nums: String = (0..n).map(|i| format!("(num n{i}) ")).collect();
+    format!("(role r)\n{nums}\n{rule}\n")
+}
+
 #[test]
 fn huge_joins_are_refused() {
     // 2000 x 2000 x 2000 candidate combinations: more work than the step budget allows.
-    let mut text = String::from("(role r)\n");
-    for i in 0..2000 {
-        text += &format!("(num n{i}) ");
-    }
-    text += "(<= (triple ?x ?y ?z) (num ?x) (num ?y) (num ?z) (distinct ?z ?z))\n";
+    let text = numbers_and(
+        2000,
+        "(<= (triple ?x ?y ?z) (num ?x) (num ?y) (num ?z) (distinct ?z ?z))",
+    );
     let start = std::time::Instant::now();
     let Err(err) = Gdl::parse(&text) else {
         panic!("accepted");
@@ -820,11 +825,7 @@ fn huge_joins_are_refused() {
 #[test]
 fn fixed_relations_stop_at_their_deadline() {
     // 400 x 400 pairs: well over one look at the clock's worth of join steps.
-    let mut text = String::from("(role r)\n");
-    for i in 0..400 {
-        text += &format!("(num n{i}) ");
-    }
-    text += "(<= (pair ?x ?y) (num ?x) (num ?y))\n";
+    let text = numbers_and(400, "(<= (pair ?x ?y) (num ?x) (num ?y))");
     let mut symbols = super::term::Symbols::default();
     let rules = super::split::read_rules(&Sexpr::parse_all(&text).unwrap(), &mut symbols).unwrap();
     let compile = |deadline| prover::Program::from_rules(&rules, symbols.clone(), deadline);

@@ -129,6 +129,9 @@ fn public(relaxed: &TermTable, real: &TermTable, id: TermId) -> Term {
 
 const FIRST_BASE: usize = 2;
 
+/// Why a network was not made, when its deadline passed first.
+pub(super) const NOT_IN_TIME: &str = "it was not built in the time allowed";
+
 impl Propnet {
     /// The network of `rules`, whose reasoner is `prog` with roles `roles`; an error
     /// saying why when the rules cannot be grounded within the size bound, or by
@@ -139,16 +142,15 @@ impl Propnet {
         roles: &[Term],
         deadline: Option<Instant>,
     ) -> Result<Propnet, String> {
-        let late = || {
-            deadline
-                .is_some_and(|d| Instant::now() >= d)
-                .then(|| "it was not built in the time allowed".to_string())
+        let late = || match deadline {
+            Some(d) if Instant::now() >= d => Err(NOT_IN_TIME.to_string()),
+            _ => Ok(()),
         };
         let started = Instant::now();
         let mut symbols = prog.symbols.clone();
         let parsed = read_rules(rules, &mut symbols).map_err(|e| e.to_string())?;
         let mut g = ground::ground(parsed, symbols, deadline)?;
-        late().map_or(Ok(()), Err)?;
+        late()?;
         let grounded = started.elapsed();
         let real = &prog.terms;
         let mut fluents: Vec<(Term, TermId)> = g
@@ -184,10 +186,10 @@ impl Propnet {
             .collect();
 
         let circuit = build::build(g);
-        late().map_or(Ok(()), Err)?;
+        late()?;
         let built = started.elapsed();
         let folded = optimise::optimise(circuit)?;
-        late().map_or(Ok(()), Err)?;
+        late()?;
         let net = Net::new(&folded.gates, folded.cycles);
         tracing::debug!(
             grounded_ms = grounded.as_millis() as u64,
