@@ -9,7 +9,9 @@
 //! The reasoner is bottom-up: relations that do not depend on the state are computed
 //! once when the rules are compiled; a query evaluates the others from the state's
 //! fluents (and the joint move), stratum by stratum, with semi-naive recursion and
-//! stratified negation, over hash-consed terms and hash-indexed fact tables.
+//! stratified negation, over hash-consed terms and hash-indexed fact tables. Where it
+//! does less work so, a state-dependent relation is computed only for the arguments the
+//! rules ask it for ([`demand`]).
 //!
 //! Malformed or unstratified rules are refused with a [`GdlError`]; nothing panics on
 //! any input. Valid GDL (whose recursion is restricted) always has finite answers; for
@@ -21,6 +23,7 @@
 //! its folder under `src/games/`.
 
 mod compare;
+mod demand;
 mod error;
 mod eval;
 pub(crate) mod hash;
@@ -182,7 +185,11 @@ impl Gdl {
                  (ggp-base's shorthand) are left out; the rules do not need them"
             );
         }
-        let prog = Program::compile(rules)?;
+        Gdl::from_program(Program::compile(rules)?)
+    }
+
+    /// A `Gdl` answered by a compiled program (its network built later, if wanted).
+    fn from_program(prog: Program) -> Result<Gdl, GdlError> {
         let role_ids: Vec<TermId> = prog.fixed(prog.kw.role).iter().map(|row| row[0]).collect();
         if role_ids.is_empty() {
             return Err(GdlError::NoRoles);

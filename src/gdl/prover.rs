@@ -12,6 +12,7 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::demand::restrict_to_demand;
 use super::error::GdlError;
 use super::eval::{MAX_FACTS, MAX_STEPS, Overflow, Scratch, Stratum, Tables, eval_stratum};
 use super::hash::FastMap;
@@ -50,9 +51,15 @@ pub(crate) struct Keywords {
     pub terminal: RelId,
 }
 
+/// Joint moves of the walk on which the two ways of compiling a game are compared.
+const WALK_PLIES: usize = 4;
+
 #[derive(Debug)]
 pub(crate) struct Program {
     pub symbols: Symbols,
+    /// Whether the rules were rewritten to compute relations only where asked for
+    /// ([`super::demand`]): the network reads them so too.
+    pub demand: bool,
     /// Every term of the rules and of the fixed relations.
     pub terms: TermTable,
     pub kw: Keywords,
@@ -86,12 +93,14 @@ struct Workspace {
 pub(crate) struct Evaluation<'p> {
     prog: &'p Program,
     pub store: Overlay<'p>,
-    work: Workspace,
+    /// Join steps taken and facts derived.
+    pub work: u64,
+    work_space: Workspace,
 }
 
 impl Drop for Evaluation<'_> {
     fn drop(&mut self) {
-        let mut work = std::mem::take(&mut self.work);
+        let mut work = std::mem::take(&mut self.work_space);
         for (t, &dependent) in work.tables.iter_mut().zip(&self.prog.state_dependent) {
             if dependent {
                 t.clear();
@@ -109,7 +118,7 @@ impl Evaluation<'_> {
     /// The facts of `rel` (fixed or evaluated).
     pub fn table(&self, rel: RelId) -> &Table {
         if self.prog.state_dependent[rel as usize] {
-            &self.work.tables[rel as usize]
+            &self.work_space.tables[rel as usize]
         } else {
             &self.prog.fixed[rel as usize]
         }
@@ -130,10 +139,82 @@ impl Evaluation<'_> {
 }
 
 impl Program {
+    /// Compiles a game's rules: as written, or with the relations that are asked for
+    /// with arguments bound computed only where asked for ([`super::demand`]), whichever
+    /// does less work on the first states of a game ([`Program::work_on_a_walk`]).
     pub fn compile(items: &[Sexpr]) -> Result<Program, GdlError> {
+        let (written, rewritten) = Program::compile_both(items)?;
+        let Some(rewritten) = rewritten else {
+            return Ok(written);
+        };
+        let (before, after) = (written.work_on_a_walk(), rewritten.work_on_a_walk());
+        let chosen = after.saturating_mul(4) < before.saturating_mul(3);
+        tracing::debug!(
+            before,
+            after,
+            "relations computed where asked for: {}",
+            if chosen { "yes" } else { "no, as written" }
+        );
+        Ok(if chosen { rewritten } else { written })
+    }
+
+    /// The rules compiled as written, and as rewritten where a relation is asked for
+    /// with arguments bound (and the rewritten rules compile).
+    pub fn compile_both(items: &[Sexpr]) -> Result<(Program, Option<Program>), GdlError> {
         let mut symbols = Symbols::default();
         let rules = read_rules(items, &mut symbols)?;
-        Program::from_rules(&rules, symbols, None)
+        let mut asked_symbols = symbols.clone();
+        let written = Program::from_rules(&rules, symbols, None)?;
+        let rewritten = restrict_to_demand(&rules, &mut asked_symbols)
+            .and_then(|asked| Program::from_rules(&asked, asked_symbols, None).ok())
+            .map(|mut p| {
+                p.demand = true;
+                p
+            });
+        Ok((written, rewritten))
+    }
+
+    /// The join steps and facts of evaluating the first states of a game: from the
+    /// initial state, up to [`WALK_PLIES`] joint moves of each role's first legal move,
+    /// every query on each state.
+    pub(super) fn work_on_a_walk(&self) -> u64 {
+        let mut state: Vec<Term> = self
+            .fixed(self.kw.init)
+            .iter()
+            .map(|row| Term::known(row[0]))
+            .collect();
+        let roles: Vec<TermId> = self.fixed(self.kw.role).iter().map(|row| row[0]).collect();
+        let mut work = 0;
+        for _ in 0..WALK_PLIES {
+            let ev = self.evaluate(Query::All, &state, &[]);
+            work += ev.work;
+            if ev.table(self.kw.terminal).len() > 0 {
+                break;
+            }
+            let legal = ev.table(self.kw.legal);
+            let joint: Option<Vec<Term>> = roles
+                .iter()
+                .map(|&r| {
+                    legal
+                        .iter()
+                        .find(|row| row[0] == r)
+                        .map(|row| ev.export(row[1]))
+                })
+                .collect();
+            drop(ev);
+            let Some(joint) = joint else {
+                break;
+            };
+            let does: Vec<(TermId, &Term)> = roles.iter().copied().zip(&joint).collect();
+            let ev = self.evaluate(Query::Next, &state, &does);
+            work += ev.work;
+            state = ev
+                .table(self.kw.next)
+                .iter()
+                .map(|row| ev.export(row[0]))
+                .collect();
+        }
+        work
     }
 
     /// Compiles rules already read (the propositional network compiles a relaxed copy
@@ -375,6 +456,7 @@ impl Program {
 
         Ok(Program {
             symbols,
+            demand: false,
             terms,
             kw,
             names,
@@ -459,7 +541,8 @@ impl Program {
         Evaluation {
             prog: self,
             store,
-            work,
+            work: overflow.steps + facts as u64,
+            work_space: work,
         }
     }
 }

@@ -7,9 +7,12 @@
 //! tables are the domains of the circuit. Each rule `i` also gets a relation
 //! `inst_i(vars…)` whose body is the relaxed body: its facts are the variable bindings of
 //! the rule's instances. The reasoner computes all of it once, as fixed relations.
+//! Relations computed only where asked for (see [`demand`]) are grounded only where some
+//! state may ask for them, and computed there by their rules as written.
 
 use std::time::Instant;
 
+use super::super::demand;
 use super::super::error::GdlError;
 use super::super::plan::RelId;
 use super::super::prover::Program;
@@ -109,6 +112,10 @@ pub(super) fn ground(
             vars: r.vars,
             text: r.text.clone(),
         });
+        if demand::is_asking(&symbols, r.head.pred) {
+            // Not in the circuit: its instances are not needed.
+            continue;
+        }
         relaxed.push(Rule {
             head: RAtom {
                 pred: inst,
@@ -145,8 +152,19 @@ pub(super) fn ground(
     let mut bindings = Vec::with_capacity(rules.len());
     let mut instances = Vec::with_capacity(rules.len());
     let mut literals = 0usize;
-    for (r, &pred) in rules.iter().zip(&inst_preds) {
-        let found = rows(&prog, pred, r.vars as usize);
+    // What a relation is asked for ([`demand`]) limits its instances to those some state
+    // may ask for; the circuit then computes each instance by its rules as written, so
+    // the asking relations themselves, and the rules' reading of them, are left out.
+    let asking = |a: &RAtom| demand::is_asking(&prog.symbols, a.pred);
+    let mut rules = rules;
+    for (r, &pred) in rules.iter_mut().zip(&inst_preds) {
+        let found = if asking(&r.head) {
+            Vec::new()
+        } else {
+            rows(&prog, pred, r.vars as usize)
+        };
+        r.body
+            .retain(|l| !matches!(l, Literal::Pos(a) if asking(a)));
         literals = literals.saturating_add(found.len().saturating_mul(r.body.len() + 1));
         if literals > MAX_GROUND_LITERALS {
             return Err(format!(

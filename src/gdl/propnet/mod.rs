@@ -32,6 +32,7 @@ use std::time::Instant;
 
 use rand::RngExt;
 
+use super::demand::restrict_to_demand;
 use super::prover::Program;
 use super::split::read_rules;
 use super::term::{Store, Term, TermId, TermTable};
@@ -148,7 +149,12 @@ impl Propnet {
         };
         let started = Instant::now();
         let mut symbols = prog.symbols.clone();
-        let parsed = read_rules(rules, &mut symbols).map_err(|e| e.to_string())?;
+        let mut parsed = read_rules(rules, &mut symbols).map_err(|e| e.to_string())?;
+        if prog.demand
+            && let Some(asked) = restrict_to_demand(&parsed, &mut symbols)
+        {
+            parsed = asked;
+        }
         let mut g = ground::ground(parsed, symbols, deadline)?;
         late()?;
         let grounded = started.elapsed();
