@@ -91,7 +91,11 @@ pub(super) fn restrict_to_demand(rules: &[Rule], symbols: &mut Symbols) -> Optio
         }
         out.push(rewritten);
     }
-    stratified(&out).then_some(out)
+    let kept = stratified(&out);
+    if !kept {
+        tracing::debug!("not rewritten: a relation would depend on its own negation");
+    }
+    kept.then_some(out)
 }
 
 /// Whether no relation of `rules` depends on its own negation.

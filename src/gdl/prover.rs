@@ -165,12 +165,15 @@ impl Program {
         let rules = read_rules(items, &mut symbols)?;
         let mut asked_symbols = symbols.clone();
         let written = Program::from_rules(&rules, symbols, None)?;
-        let rewritten = restrict_to_demand(&rules, &mut asked_symbols)
-            .and_then(|asked| Program::from_rules(&asked, asked_symbols, None).ok())
-            .map(|mut p| {
-                p.demand = true;
-                p
-            });
+        let rewritten = restrict_to_demand(&rules, &mut asked_symbols).and_then(|asked| {
+            Program::from_rules(&asked, asked_symbols, None)
+                .inspect_err(|e| tracing::debug!("the rules as rewritten do not compile: {e}"))
+                .ok()
+        });
+        let rewritten = rewritten.map(|mut p| {
+            p.demand = true;
+            p
+        });
         Ok((written, rewritten))
     }
 
