@@ -147,7 +147,10 @@ impl Program {
         let Some(rewritten) = rewritten else {
             return Ok(written);
         };
-        let (before, after) = (written.work_on_a_walk(), rewritten.work_on_a_walk());
+        // The rules as written are walked only until they are known to do more: a walk of
+        // rules that blow up can take seconds.
+        let after = rewritten.work_on_a_walk(u64::MAX);
+        let before = written.work_on_a_walk(after.saturating_mul(4) / 3 + 1);
         let chosen = after.saturating_mul(4) < before.saturating_mul(3);
         tracing::debug!(
             before,
@@ -179,8 +182,8 @@ impl Program {
 
     /// The join steps and facts of evaluating the first states of a game: from the
     /// initial state, up to [`WALK_PLIES`] joint moves of each role's first legal move,
-    /// every query on each state.
-    pub(super) fn work_on_a_walk(&self) -> u64 {
+    /// every query on each state; the walk stops once the work passes `cap`.
+    pub(super) fn work_on_a_walk(&self, cap: u64) -> u64 {
         let mut state: Vec<Term> = self
             .fixed(self.kw.init)
             .iter()
@@ -191,7 +194,7 @@ impl Program {
         for _ in 0..WALK_PLIES {
             let ev = self.evaluate(Query::All, &state, &[]);
             work += ev.work;
-            if ev.table(self.kw.terminal).len() > 0 {
+            if work > cap || ev.table(self.kw.terminal).len() > 0 {
                 break;
             }
             let legal = ev.table(self.kw.legal);
