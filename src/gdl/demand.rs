@@ -17,8 +17,8 @@
 //!
 //! Relations that do not depend on the state are left alone (they are computed once,
 //! and asking for them from the state would recompute them each time), and so are the
-//! keywords, which the models read whole. When the rewritten rules would not be
-//! stratified, the rules are kept as they were.
+//! keywords, which the models read whole. A relation whose rewriting would make a
+//! relation depend on its own negation is left as written too.
 
 use super::hash::FastMap;
 use super::rules::{Literal, RAtom, RTerm, Rule};
@@ -45,36 +45,65 @@ type Rel = (SymId, usize);
 /// Per argument position of a relation, whether every reading binds it.
 type Adornment = Vec<bool>;
 
+/// Most times the rewriting is tried again, each time without the relations that made
+/// the last try unstratified.
+const TRIES: usize = 8;
+
 /// `rules` with each relation that is asked for with some arguments bound computed only
-/// for the bindings asked for; `None` where there is no such relation, or where the
-/// result would not be stratified.
+/// for the bindings asked for; `None` where there is no such relation. Relations whose
+/// rewriting would leave a relation depending on its own negation are left as written.
 pub(super) fn restrict_to_demand(rules: &[Rule], symbols: &mut Symbols) -> Option<Vec<Rule>> {
-    let adornments = adornments(rules, symbols);
-    if adornments.is_empty() {
-        return None;
+    let mut excluded = std::collections::HashSet::new();
+    for _ in 0..TRIES {
+        let adornments = adornments(rules, symbols, &excluded);
+        if adornments.is_empty() {
+            return None;
+        }
+        let mut asked: Vec<(&Rel, &Adornment)> = adornments.iter().collect();
+        asked.sort_unstable_by_key(|(rel, _)| **rel);
+        let mut names: FastMap<Rel, SymId> = FastMap::default();
+        for &(&rel, _) in &asked {
+            let name = format!("{ASKED}{}", symbols.name(rel.0));
+            names.insert(rel, symbols.intern(&name));
+        }
+        let out = rewrite(rules, &adornments, &names);
+        let unstratified = unstratified(&out, &adornments, &names);
+        if unstratified.is_empty() {
+            tracing::debug!(
+                "computed only where asked for: {}",
+                asked
+                    .iter()
+                    .map(|((pred, _), a)| {
+                        let shape: String = a.iter().map(|&b| if b { 'b' } else { 'f' }).collect();
+                        format!("{} ({shape})", symbols.name(*pred))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            return Some(out);
+        }
+        tracing::debug!(
+            "not computed only where asked for, as that would leave a relation depending on \
+             its own negation: {}",
+            unstratified
+                .iter()
+                .map(|(pred, _)| symbols.name(*pred))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        excluded.extend(unstratified);
     }
-    let mut asked: Vec<(&Rel, &Adornment)> = adornments.iter().collect();
-    asked.sort_unstable_by_key(|(rel, _)| **rel);
-    tracing::debug!(
-        "computed only where asked for: {}",
-        asked
-            .iter()
-            .map(|((pred, _), a)| {
-                let shape: String = a.iter().map(|&b| if b { 'b' } else { 'f' }).collect();
-                format!("{} ({shape})", symbols.name(*pred))
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let mut names: FastMap<Rel, SymId> = FastMap::default();
-    for (&rel, _) in asked {
-        let name = format!("{ASKED}{}", symbols.name(rel.0));
-        names.insert(rel, symbols.intern(&name));
-    }
-    let demand = Demand {
-        adornments: &adornments,
-        names: &names,
-    };
+    None
+}
+
+/// The rules with each relation of `adornments` asked for, under its companion's name in
+/// `names`.
+fn rewrite(
+    rules: &[Rule],
+    adornments: &FastMap<Rel, Adornment>,
+    names: &FastMap<Rel, SymId>,
+) -> Vec<Rule> {
+    let demand = Demand { adornments, names };
     let mut out: Vec<Rule> = Vec::with_capacity(rules.len() * 2);
     let mut seen = std::collections::HashSet::new();
     for rule in rules {
@@ -91,25 +120,45 @@ pub(super) fn restrict_to_demand(rules: &[Rule], symbols: &mut Symbols) -> Optio
         }
         out.push(rewritten);
     }
-    let kept = stratified(&out);
-    if !kept {
-        tracing::debug!("not rewritten: a relation would depend on its own negation");
-    }
-    kept.then_some(out)
+    out
 }
 
-/// Whether no relation of `rules` depends on its own negation.
-fn stratified(rules: &[Rule]) -> bool {
+/// The rewritten relations (of `adornments`, with companions named in `names`) in a
+/// stratum of `rules` that negates a relation of its own; none if `rules` are stratified.
+fn unstratified(
+    rules: &[Rule],
+    adornments: &FastMap<Rel, Adornment>,
+    names: &FastMap<Rel, SymId>,
+) -> Vec<Rel> {
     let mut deps = Dependencies::default();
     deps.add_rules(rules);
     let strata = Strata::of(&deps.graph());
-    deps.negated_within(&strata).next().is_none()
+    let mut bad: Vec<Rel> = Vec::new();
+    for (_, b) in deps.negated_within(&strata) {
+        for &member in &strata.comps[strata.comp_of[b as usize]] {
+            let (pred, arity) = deps.rels[member as usize];
+            let original = names
+                .iter()
+                .find(|&(_, &name)| name == pred)
+                .map(|(&rel, _)| rel);
+            let rel = original.unwrap_or((pred, arity));
+            if adornments.contains_key(&rel) && !bad.contains(&rel) {
+                bad.push(rel);
+            }
+        }
+    }
+    bad.sort_unstable();
+    bad
 }
 
 /// The relations to rewrite, each with the positions every reading binds (at least
 /// one): the greatest such assignment, found by starting from "all bound" and
 /// unbinding what some reading leaves free until nothing changes.
-fn adornments(rules: &[Rule], symbols: &Symbols) -> FastMap<Rel, Adornment> {
+fn adornments(
+    rules: &[Rule],
+    symbols: &Symbols,
+    excluded: &std::collections::HashSet<Rel>,
+) -> FastMap<Rel, Adornment> {
     let mut deps = Dependencies::default();
     deps.add_rules(rules);
     let succ = deps.graph();
@@ -129,7 +178,11 @@ fn adornments(rules: &[Rule], symbols: &Symbols) -> FastMap<Rel, Adornment> {
         let (pred, arity) = deps.rels[h as usize];
         let name = symbols.name(pred);
         let keyword = KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(name));
-        if state_dependent[h as usize] && arity > 0 && !keyword {
+        if state_dependent[h as usize]
+            && arity > 0
+            && !keyword
+            && !excluded.contains(&(pred, arity))
+        {
             adorn.insert((pred, arity), vec![true; arity]);
         }
     }
@@ -353,6 +406,14 @@ pub(super) mod tests {
     use crate::gdl::rules::parse_rules;
     use crate::sexpr::Sexpr;
 
+    /// Whether no relation of `rules` depends on its own negation.
+    fn stratified(rules: &[Rule]) -> bool {
+        let mut deps = Dependencies::default();
+        deps.add_rules(rules);
+        let strata = Strata::of(&deps.graph());
+        deps.negated_within(&strata).next().is_none()
+    }
+
     /// Two players fill a ring of `pits` with stones; the stones are counted the way
     /// published nine men's morris counts them, by walking the pits from a running tally
     /// (tallies up to `most`), and whoever has more wins. A pit between a white and a
@@ -452,19 +513,26 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn rules_that_would_not_stay_stratified_are_not_rewritten() {
+    fn relations_that_would_leave_the_rules_unstratified_are_left_as_written() {
         // `q` negates `p`, which does not depend on `q`; but asked for from `q`'s
-        // recursion, `p` would, and `q` would depend on its own negation.
+        // recursion, `p` would, and `q` would depend on its own negation. `w` is asked
+        // for all the same.
         let text = "(role r) (init (s 1)) (<= (q ?x) (true (s ?x)))
             (<= (q ?y) (q ?x) (succ ?x ?y) (not (p ?y)))
             (<= (p ?x) (true (t ?x)))
+            (<= (w ?x) (true (s ?x)))
             (succ 1 2) (succ 2 3)
-            (<= (legal r a) (q 3)) (<= (next (s 1)) (true (s 1))) (<= terminal (q 2))
-            (<= (goal r 100) (q 1))";
+            (<= (legal r a) (q 3)) (<= (legal r b) (w 2)) (<= (next (s 1)) (true (s 1)))
+            (<= terminal (q 2)) (<= (goal r 100) (q 1))";
         let mut symbols = Symbols::default();
         let rules = parse_rules(&Sexpr::parse_all(text).unwrap(), &mut symbols).unwrap();
         assert!(stratified(&rules));
-        assert!(adornments(&rules, &symbols).contains_key(&(symbols.get("p").unwrap(), 1)));
-        assert!(rewritten(text).0.is_none());
+        let none = std::collections::HashSet::new();
+        let first = adornments(&rules, &symbols, &none);
+        assert!(first.contains_key(&(symbols.get("p").unwrap(), 1)));
+        let (kept, symbols) = rewritten(text);
+        let kept = kept.expect("w is rewritten");
+        assert!(stratified(&kept));
+        assert_eq!(restricted(&kept, &symbols), ["w"]);
     }
 }
