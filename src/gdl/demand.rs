@@ -109,9 +109,11 @@ fn rewrite(
     for rule in rules {
         let asked_head = demand.asked(&rule.head);
         for (site, bound) in demand.sites(rule) {
-            let magic = demand.asking_rule(rule, site, &bound, asked_head.as_ref());
-            if seen.insert(format!("{:?} {:?}", magic.head, magic.body)) {
-                out.push(magic);
+            let Some(asking) = demand.asking_rule(rule, site, &bound, asked_head.as_ref()) else {
+                continue;
+            };
+            if seen.insert((asking.head.clone(), asking.body.clone())) {
+                out.push(asking);
             }
         }
         let mut rewritten = rule.clone();
@@ -133,15 +135,12 @@ fn unstratified(
     let mut deps = Dependencies::default();
     deps.add_rules(rules);
     let strata = Strata::of(&deps.graph());
+    let asking: FastMap<SymId, Rel> = names.iter().map(|(&rel, &name)| (name, rel)).collect();
     let mut bad: Vec<Rel> = Vec::new();
     for (_, b) in deps.negated_within(&strata) {
         for &member in &strata.comps[strata.comp_of[b as usize]] {
             let (pred, arity) = deps.rels[member as usize];
-            let original = names
-                .iter()
-                .find(|&(_, &name)| name == pred)
-                .map(|(&rel, _)| rel);
-            let rel = original.unwrap_or((pred, arity));
+            let rel = asking.get(&pred).copied().unwrap_or((pred, arity));
             if adornments.contains_key(&rel) && !bad.contains(&rel) {
                 bad.push(rel);
             }
@@ -195,7 +194,7 @@ fn adornments(
         let mut read = std::collections::HashSet::new();
         for rule in rules {
             for (site, bound) in demand.sites(rule) {
-                let atom = site.atom(rule);
+                let atom = site.atom;
                 let rel = (atom.pred, atom.args.len());
                 read.insert(rel);
                 if let Some(a) = next.get_mut(&rel) {
@@ -214,27 +213,14 @@ fn adornments(
     }
 }
 
-/// Where a rewritten relation is read in a rule's body: a positive literal, read with
-/// what the literals before it bound, or a negative one, read once the whole body is.
+/// Where a rewritten relation is read in a rule's body: the literal's place and atom,
+/// and whether it is positive (read with what the literals before it bound) or negative
+/// (read once the whole body is).
 #[derive(Clone, Copy, Debug)]
-enum Site {
-    Positive(usize),
-    Negative(usize),
-}
-
-impl Site {
-    fn atom(self, rule: &Rule) -> &RAtom {
-        match (self, &rule.body[self.index()]) {
-            (_, Literal::Pos(a) | Literal::Neg(a)) => a,
-            _ => unreachable!("a site is a relation's literal"),
-        }
-    }
-
-    fn index(self) -> usize {
-        match self {
-            Site::Positive(i) | Site::Negative(i) => i,
-        }
-    }
+struct Site<'r> {
+    index: usize,
+    atom: &'r RAtom,
+    positive: bool,
 }
 
 /// The relations being rewritten, and the names of their companions.
@@ -276,7 +262,7 @@ impl Demand<'_> {
 
     /// Each reading of a rewritten relation in `rule`'s body, with the variables bound
     /// at it.
-    fn sites(&self, rule: &Rule) -> Vec<(Site, Vec<bool>)> {
+    fn sites<'r>(&self, rule: &'r Rule) -> Vec<(Site<'r>, Vec<bool>)> {
         let mut bound = self.head_bound(rule);
         let mut all = bound.clone();
         for lit in &rule.body {
@@ -287,14 +273,24 @@ impl Demand<'_> {
         let mut out = Vec::new();
         for (i, lit) in rule.body.iter().enumerate() {
             match lit {
-                Literal::Pos(a) => {
-                    if self.adornment(a).is_some() {
-                        out.push((Site::Positive(i), bound.clone()));
+                Literal::Pos(atom) => {
+                    if self.adornment(atom).is_some() {
+                        let site = Site {
+                            index: i,
+                            atom,
+                            positive: true,
+                        };
+                        out.push((site, bound.clone()));
                     }
-                    a.args.iter().for_each(|t| bind(t, &mut bound));
+                    atom.args.iter().for_each(|t| bind(t, &mut bound));
                 }
-                Literal::Neg(a) if self.adornment(a).is_some() => {
-                    out.push((Site::Negative(i), all.clone()));
+                Literal::Neg(atom) if self.adornment(atom).is_some() => {
+                    let site = Site {
+                        index: i,
+                        atom,
+                        positive: false,
+                    };
+                    out.push((site, all.clone()));
                 }
                 _ => {}
             }
@@ -312,18 +308,17 @@ impl Demand<'_> {
         site: Site,
         bound: &[bool],
         asked_head: Option<&RAtom>,
-    ) -> Rule {
-        let head = self
-            .asked(site.atom(rule))
-            .expect("a site reads a rewritten relation");
-        let before = match site {
-            Site::Positive(i) => i,
-            Site::Negative(_) => rule.body.len(),
+    ) -> Option<Rule> {
+        let head = self.asked(site.atom)?;
+        let before = if site.positive {
+            site.index
+        } else {
+            rule.body.len()
         };
         let mut body: Vec<Literal> = asked_head.cloned().map(Literal::Pos).into_iter().collect();
         for (i, lit) in rule.body[..before].iter().enumerate() {
             let keep = match lit {
-                Literal::Pos(_) => i != site.index(),
+                Literal::Pos(_) => i != site.index,
                 Literal::Distinct(a, b) | Literal::Same(a, b) => {
                     is_bound(a, bound) && is_bound(b, bound)
                 }
@@ -333,12 +328,12 @@ impl Demand<'_> {
                 body.push(lit.clone());
             }
         }
-        renumbered(Rule {
+        Some(renumbered(Rule {
             head,
             body,
             vars: rule.vars,
             text: format!("(asking for a relation of {})", rule.text),
-        })
+        }))
     }
 }
 

@@ -43,7 +43,7 @@ const DECLARATIONS: [&str; 2] = ["base", "input"];
 const RESERVED_HEADS: [&str; 6] = ["true", "does", "not", "or", "distinct", "<="];
 
 /// A term in a rule: variables are numbered per rule.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum RTerm {
     Var(u32),
     Sym(SymId),
@@ -61,7 +61,7 @@ impl RTerm {
 }
 
 /// `(relation args…)`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct RAtom {
     pub pred: SymId,
     pub args: Vec<RTerm>,
@@ -73,7 +73,7 @@ impl RAtom {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Literal {
     Pos(RAtom),
     Neg(RAtom),
