@@ -40,7 +40,7 @@ fn project_files() -> Vec<PathBuf> {
 
 fn with_propnet(rules: &[Sexpr], what: &str) -> Gdl {
     let mut gdl = Gdl::from_sexprs(rules).unwrap_or_else(|e| panic!("{what}: {e}"));
-    gdl.use_engine(rules, Engine::Propnet, None)
+    gdl.use_engine(Engine::Propnet, None)
         .unwrap_or_else(|e| panic!("{what}: no network: {e}"));
     assert_eq!(gdl.engine_name(), "propnet");
     gdl
@@ -197,7 +197,7 @@ fn rules_that_cannot_be_grounded_are_played_by_the_reasoner() {
     assert!(matches!(err, GdlError::Propnet(_)), "{err}");
     let rules = Sexpr::parse_all(endless).unwrap();
     let mut gdl = Gdl::from_sexprs(&rules).unwrap();
-    let why = gdl.use_engine(&rules, Engine::Auto, None).unwrap();
+    let why = gdl.use_engine(Engine::Auto, None).unwrap();
     assert!(
         why.as_deref()
             .is_some_and(|w| w.contains("cannot be grounded")),

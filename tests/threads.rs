@@ -58,7 +58,7 @@ fn classic(game: &str) -> Arc<Gdl> {
     let path = format!("{}/gdl/{game}.gdl", env!("CARGO_MANIFEST_DIR"));
     let rules = Sexpr::parse_all(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut gdl = Gdl::from_sexprs(&rules).unwrap();
-    gdl.use_engine(&rules, Engine::Auto, None).unwrap();
+    gdl.use_engine(Engine::Auto, None).unwrap();
     Arc::new(gdl)
 }
 

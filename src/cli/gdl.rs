@@ -149,7 +149,7 @@ fn compile_rules(file: &Path, rules: &[Sexpr], engine: Engine) -> anyhow::Result
     let invalid = || format!("{} is not valid GDL", file.display());
     let mut gdl = Gdl::from_sexprs(rules).with_context(invalid)?;
     let fallback = gdl
-        .use_engine(rules, engine, None)
+        .use_engine(engine, None)
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("no propositional network for {}", file.display()))?;
     println!("model: {}", gdl.model_description(fallback.as_deref()));

@@ -5,11 +5,19 @@
 
 use rand::RngExt;
 
-use super::{Gdl, State};
+use super::{Gdl, State, Term};
 use crate::rng::Rng;
 
 /// Most joint moves of one compared game (a game whose rules never end is cut there).
 pub const MAX_COMPARED_STEPS: usize = 1_000;
+
+/// One legal move of each role, chosen at random (every role has one).
+pub(super) fn random_joint(legal: &[Vec<Term>], rng: &mut Rng) -> Vec<Term> {
+    legal
+        .iter()
+        .map(|ms| ms[rng.random_range(0..ms.len())].clone())
+        .collect()
+}
 
 /// What a comparison covered.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -59,11 +67,7 @@ impl Gdl {
                 if a.legal.iter().any(Vec::is_empty) {
                     break;
                 }
-                let joint: Vec<_> = a
-                    .legal
-                    .iter()
-                    .map(|ms| ms[rng.random_range(0..ms.len())].clone())
-                    .collect();
+                let joint = random_joint(&a.legal, rng);
                 let next = self.next_state(&state, &joint);
                 if next != reasoner.next_state(&state, &joint) {
                     return Err(at("the next state", &state));

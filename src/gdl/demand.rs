@@ -21,14 +21,9 @@
 //! relation depend on its own negation is left as written too.
 
 use super::hash::FastMap;
-use super::rules::{Literal, RAtom, RTerm, Rule};
+use super::rules::{Literal, RAtom, RTerm, Rule, is_keyword};
 use super::strata::{Dependencies, Strata};
 use super::term::{SymId, Symbols};
-
-/// Relations the models read by name: never rewritten.
-const KEYWORDS: [&str; 10] = [
-    "role", "init", "next", "legal", "goal", "terminal", "base", "input", "true", "does",
-];
 
 /// How the name of the relation of what is asked of a relation starts (a space: no GDL
 /// symbol does).
@@ -163,23 +158,19 @@ fn adornments(
     let succ = deps.graph();
     let strata = Strata::of(&succ);
     let mut state_dependent = vec![false; deps.rels.len()];
-    for (i, &(pred, arity)) in deps.rels.iter().enumerate() {
-        let name = symbols.name(pred);
-        if (name.eq_ignore_ascii_case("true") && arity == 1)
-            || (name.eq_ignore_ascii_case("does") && arity == 2)
-        {
-            state_dependent[i] = true;
+    for (name, arity) in [("true", 1), ("does", 2)] {
+        if let Some(&r) = symbols.get(name).and_then(|s| deps.ids.get(&(s, arity))) {
+            state_dependent[r as usize] = true;
         }
     }
     strata.spread(&succ, &mut state_dependent);
     let mut adorn: FastMap<Rel, Adornment> = FastMap::default();
     for &h in &deps.heads {
         let (pred, arity) = deps.rels[h as usize];
-        let name = symbols.name(pred);
-        let keyword = KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(name));
+        // The keywords are read whole by the models.
         if state_dependent[h as usize]
             && arity > 0
-            && !keyword
+            && !is_keyword(symbols.name(pred))
             && !excluded.contains(&(pred, arity))
         {
             adorn.insert((pred, arity), vec![true; arity]);

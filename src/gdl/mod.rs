@@ -221,18 +221,15 @@ impl Gdl {
     pub fn parse_with(text: &str, engine: Engine) -> Result<Gdl, GdlError> {
         let rules = Sexpr::parse_all(text)?;
         let mut gdl = Gdl::from_sexprs(&rules)?;
-        gdl.use_engine(&rules, engine, None)
-            .map_err(GdlError::Propnet)?;
+        gdl.use_engine(engine, None).map_err(GdlError::Propnet)?;
         Ok(gdl)
     }
 
-    /// Chooses the model that answers the queries; `rules` are the ones this `Gdl` was
-    /// compiled from. With [`Engine::Auto`], a network that cannot be built (by
+    /// Chooses the model that answers the queries. With [`Engine::Auto`], a network that cannot be built (by
     /// `deadline`, if given) leaves the reasoner in charge and the reason is returned as
     /// `Ok(Some(why))`; with [`Engine::Propnet`] it is an error.
     pub fn use_engine(
         &mut self,
-        rules: &[Sexpr],
         engine: Engine,
         deadline: Option<Instant>,
     ) -> Result<Option<String>, String> {
@@ -240,7 +237,7 @@ impl Gdl {
         if engine == Engine::Reasoner {
             return Ok(None);
         }
-        match self.build_network(rules, deadline) {
+        match self.build_network(deadline) {
             // A last check of the grounding: it must start where the reasoner does.
             Ok(net) if net.initial_state() != self.initial => {
                 let why = "its initial state differs from the reasoner's".to_string();
@@ -262,15 +259,15 @@ impl Gdl {
     /// [`Propnet::build`], given up at `deadline` if given: the build stops by itself
     /// soon after it in its longest phases, and is left to end on a thread of its own
     /// in the others (its result dropped), so that the caller answers in time.
-    fn build_network(&self, rules: &[Sexpr], deadline: Option<Instant>) -> Result<Propnet, String> {
+    fn build_network(&self, deadline: Option<Instant>) -> Result<Propnet, String> {
         let Some(deadline) = deadline else {
-            return Propnet::build(rules, &self.prog, &self.roles, None);
+            return Propnet::build(&self.prog, &self.roles, None);
         };
         let (sent, built) = mpsc::channel();
-        let (rules, prog, roles) = (rules.to_vec(), Arc::clone(&self.prog), self.roles.clone());
+        let (prog, roles) = (Arc::clone(&self.prog), self.roles.clone());
         std::thread::spawn(move || {
             // Nobody listens once the deadline has passed.
-            let _ = sent.send(Propnet::build(&rules, &prog, &roles, Some(deadline)));
+            let _ = sent.send(Propnet::build(&prog, &roles, Some(deadline)));
         });
         match built.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(result) => result,

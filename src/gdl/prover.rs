@@ -57,9 +57,9 @@ const WALK_PLIES: usize = 4;
 #[derive(Debug)]
 pub(crate) struct Program {
     pub symbols: Symbols,
-    /// Whether the rules were rewritten to compute relations only where asked for
-    /// ([`super::demand`]): the network reads them so too.
-    pub demand: bool,
+    /// The rules compiled (rewritten, where relations are computed only where asked for:
+    /// the network grounds these).
+    pub rules: Vec<Rule>,
     /// Every term of the rules and of the fixed relations.
     pub terms: TermTable,
     pub kw: Keywords,
@@ -167,17 +167,21 @@ impl Program {
         let mut symbols = Symbols::default();
         let rules = read_rules(items, &mut symbols)?;
         let mut asked_symbols = symbols.clone();
-        let written = Program::from_rules(&rules, symbols, None)?;
-        let rewritten = restrict_to_demand(&rules, &mut asked_symbols).and_then(|asked| {
-            Program::from_rules(&asked, asked_symbols, None)
+        let asked = restrict_to_demand(&rules, &mut asked_symbols);
+        let written = Program::from_rules(rules, symbols, None)?;
+        let rewritten = asked.and_then(|asked| {
+            Program::from_rules(asked, asked_symbols, None)
                 .inspect_err(|e| tracing::debug!("the rules as rewritten do not compile: {e}"))
                 .ok()
         });
-        let rewritten = rewritten.map(|mut p| {
-            p.demand = true;
-            p
-        });
         Ok((written, rewritten))
+    }
+
+    /// Whether the rules were rewritten to compute relations only where asked for.
+    #[cfg(test)]
+    pub fn demand(&self) -> bool {
+        let asking = |r: &Rule| super::demand::is_asking(&self.symbols, r.head.pred);
+        self.rules.iter().any(asking)
     }
 
     /// The join steps and facts of evaluating the first states of a game: from the
@@ -226,7 +230,7 @@ impl Program {
     /// Compiles rules already read (the propositional network compiles a relaxed copy
     /// of the game's rules this way), its fixed relations computed by `deadline` if given.
     pub fn from_rules(
-        rules: &[Rule],
+        rules: Vec<Rule>,
         mut symbols: Symbols,
         deadline: Option<Instant>,
     ) -> Result<Program, GdlError> {
@@ -244,7 +248,7 @@ impl Program {
             goal: keyword("goal", 2),
             terminal: keyword("terminal", 0),
         };
-        deps.add_rules(rules);
+        deps.add_rules(&rules);
 
         // Strata: components of the dependency graph, dependencies first.
         let succ = deps.graph();
@@ -462,7 +466,7 @@ impl Program {
 
         Ok(Program {
             symbols,
-            demand: false,
+            rules,
             terms,
             kw,
             names,

@@ -137,6 +137,13 @@ pub(crate) fn parse_rules(items: &[Sexpr], symbols: &mut Symbols) -> Result<Vec<
     Ok(rules)
 }
 
+/// Whether `name` is one of GDL's keywords that name relations.
+pub(crate) fn is_keyword(name: &str) -> bool {
+    KEYWORD_ARITY
+        .iter()
+        .any(|&(k, _)| k.eq_ignore_ascii_case(name))
+}
+
 /// Whether `item` is a fact or rule of `base` or `input` with another number of
 /// arguments than GDL's. ggp-base's own rule sheets write such declarations in a
 /// shorthand of theirs (`(base mark (x 1 2 3) (y 1 2 3) (mark x o))`), and the players

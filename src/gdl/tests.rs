@@ -828,7 +828,7 @@ fn fixed_relations_stop_at_their_deadline() {
     let text = numbers_and(400, "(<= (pair ?x ?y) (num ?x) (num ?y))");
     let mut symbols = super::term::Symbols::default();
     let rules = super::split::read_rules(&Sexpr::parse_all(&text).unwrap(), &mut symbols).unwrap();
-    let compile = |deadline| prover::Program::from_rules(&rules, symbols.clone(), deadline);
+    let compile = |deadline| prover::Program::from_rules(rules.clone(), symbols.clone(), deadline);
     let past = Some(std::time::Instant::now());
     assert!(matches!(compile(past), Err(GdlError::OutOfTime)));
     let later = Some(std::time::Instant::now() + std::time::Duration::from_secs(600));
@@ -841,12 +841,12 @@ fn a_network_not_built_by_the_deadline_leaves_the_reasoner_in_charge() {
     let rules = Sexpr::parse_all(&text.unwrap()).unwrap();
     let mut g = Gdl::from_sexprs(&rules).unwrap();
     let now = Some(std::time::Instant::now());
-    let why = g.use_engine(&rules, Engine::Auto, now).unwrap();
+    let why = g.use_engine(Engine::Auto, now).unwrap();
     assert!(why.is_some_and(|w| w.contains("time allowed")));
     assert_eq!(g.engine_name(), "reasoner");
-    assert!(g.use_engine(&rules, Engine::Propnet, now).is_err());
+    assert!(g.use_engine(Engine::Propnet, now).is_err());
     let later = Some(std::time::Instant::now() + std::time::Duration::from_secs(600));
-    assert_eq!(g.use_engine(&rules, Engine::Auto, later), Ok(None));
+    assert_eq!(g.use_engine(Engine::Auto, later), Ok(None));
     assert_eq!(g.engine_name(), "propnet");
 }
 
@@ -854,7 +854,6 @@ fn a_network_not_built_by_the_deadline_leaves_the_reasoner_in_charge() {
 /// asked for ([`super::demand`]) and checks every answer against the rules as written,
 /// compared as text; returns the states compared (none if there was nothing to rewrite).
 fn agrees_as_written(text: &str, games: usize) -> usize {
-    use rand::RngExt;
     let items = Sexpr::parse_all(text).unwrap();
     let (written, rewritten) = prover::Program::compile_both(&items).unwrap();
     let Some(rewritten) = rewritten else {
@@ -890,11 +889,7 @@ fn agrees_as_written(text: &str, games: usize) -> usize {
             if a.terminal || a.legal.iter().any(Vec::is_empty) {
                 break;
             }
-            let joint: Vec<Term> = a
-                .legal
-                .iter()
-                .map(|ms| ms[rng.random_range(0..ms.len())].clone())
-                .collect();
+            let joint = super::compare::random_joint(&a.legal, &mut rng);
             let joint_written: Vec<Term> = joint
                 .iter()
                 .map(|m| written.parse_term(&read.display(m)).unwrap())
@@ -944,7 +939,7 @@ fn a_tally_walked_from_its_start_is_grounded_where_as_written_it_was_too_large()
     // million facts. Asked for from the first pit, they are a few tens of thousands.
     let text = super::demand::tests::tally_game(24, 48);
     let g = Gdl::parse_with(&text, Engine::Propnet).unwrap_or_else(|e| panic!("{e}"));
-    assert!(g.prog.demand, "the rules as rewritten are chosen");
+    assert!(g.prog.demand(), "the rules as rewritten are chosen");
     // As written, one state's tallies are
     // every pair of counts at every pit.
     let (written, rewritten) = prover::Program::compile_both(&Sexpr::parse_all(&text).unwrap())

@@ -41,7 +41,7 @@ pub fn open(
     }
     let mut gdl = compiled?;
     let fallback = gdl
-        .use_engine(rules, agent.gdl_engine, ready_by)
+        .use_engine(agent.gdl_engine, ready_by)
         .map_err(GdlError::Propnet)?;
     let model = gdl.model_description(fallback.as_deref());
     if fallback.is_some() {

@@ -164,7 +164,7 @@ impl GgpGame {
 /// built, else by the reasoner (the log says why).
 fn compile(rules: &[Sexpr]) -> Result<Gdl, String> {
     let mut gdl = Gdl::from_sexprs(rules).map_err(|e| e.to_string())?;
-    if let Ok(Some(why)) = gdl.use_engine(rules, gdl::Engine::Auto, None) {
+    if let Ok(Some(why)) = gdl.use_engine(gdl::Engine::Auto, None) {
         tracing::warn!("no propositional network ({why}): the reasoner checks the moves");
     }
     Ok(gdl)

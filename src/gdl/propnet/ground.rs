@@ -142,7 +142,7 @@ pub(super) fn ground(
     relaxed.push(link(any_true, names.next, 1));
     relaxed.push(link(any_does, names.legal, 2));
 
-    let mut prog = Program::from_rules(&relaxed, symbols, deadline)
+    let mut prog = Program::from_rules(relaxed, symbols, deadline)
         .map_err(|e: GdlError| format!("the rules cannot be grounded: {e}"))?;
     let rows = |prog: &Program, pred: SymId, arity: usize| -> Vec<Vec<TermId>> {
         prog.relation(pred, arity)

@@ -32,13 +32,10 @@ use std::time::Instant;
 
 use rand::RngExt;
 
-use super::demand::restrict_to_demand;
 use super::prover::Program;
-use super::split::read_rules;
 use super::term::{Store, Term, TermId, TermTable};
 use super::{Analysis, PlayoutLimit, State, highest_goal};
 use crate::rng::Rng;
-use crate::sexpr::Sexpr;
 use eval::{Cone, Net};
 use index::TermIndex;
 use propagate::Propagator;
@@ -134,11 +131,10 @@ const FIRST_BASE: usize = 2;
 pub(super) const NOT_IN_TIME: &str = "it was not built in the time allowed";
 
 impl Propnet {
-    /// The network of `rules`, whose reasoner is `prog` with roles `roles`; an error
-    /// saying why when the rules cannot be grounded within the size bound, or by
-    /// `deadline` if given.
+    /// The network of the rules `prog` (the reasoner, with roles `roles`) was compiled
+    /// from; an error saying why when the rules cannot be grounded within the size bound,
+    /// or by `deadline` if given.
     pub fn build(
-        rules: &[Sexpr],
         prog: &Program,
         roles: &[Term],
         deadline: Option<Instant>,
@@ -148,14 +144,7 @@ impl Propnet {
             _ => Ok(()),
         };
         let started = Instant::now();
-        let mut symbols = prog.symbols.clone();
-        let mut parsed = read_rules(rules, &mut symbols).map_err(|e| e.to_string())?;
-        if prog.demand
-            && let Some(asked) = restrict_to_demand(&parsed, &mut symbols)
-        {
-            parsed = asked;
-        }
-        let mut g = ground::ground(parsed, symbols, deadline)?;
+        let mut g = ground::ground(prog.rules.clone(), prog.symbols.clone(), deadline)?;
         late()?;
         let grounded = started.elapsed();
         let real = &prog.terms;
