@@ -16,9 +16,12 @@
 //! are unchanged; only facts nobody asks for are no longer derived.
 //!
 //! Relations that do not depend on the state are left alone (they are computed once,
-//! and asking for them from the state would recompute them each time), and so are the
-//! keywords, which the models read whole. A relation whose rewriting would make a
+//! and asking for them from the state would recompute them each time), unless a rule of
+//! theirs has a head variable that only the asking binds ([`super::safety`]); and so are
+//! the keywords, which the models read whole. A relation whose rewriting would make a
 //! relation depend on its own negation is left as written too.
+
+use std::collections::HashSet;
 
 use super::hash::FastMap;
 use super::rules::{Literal, RAtom, RTerm, Rule, is_keyword};
@@ -47,10 +50,16 @@ const TRIES: usize = 8;
 /// `rules` with each relation that is asked for with some arguments bound computed only
 /// for the bindings asked for; `None` where there is no such relation. Relations whose
 /// rewriting would leave a relation depending on its own negation are left as written.
-pub(super) fn restrict_to_demand(rules: &[Rule], symbols: &mut Symbols) -> Option<Vec<Rule>> {
-    let mut excluded = std::collections::HashSet::new();
+/// Relations of `forced` are rewritten even where they do not depend on the state (their
+/// rules have a head variable only the asking binds, [`super::safety`]).
+pub(super) fn restrict_to_demand(
+    rules: &[Rule],
+    symbols: &mut Symbols,
+    forced: &HashSet<Rel>,
+) -> Option<Vec<Rule>> {
+    let mut excluded = HashSet::new();
     for _ in 0..TRIES {
-        let adornments = adornments(rules, symbols, &excluded);
+        let adornments = adornments(rules, symbols, forced, &excluded);
         if adornments.is_empty() {
             return None;
         }
@@ -100,7 +109,7 @@ fn rewrite(
 ) -> Vec<Rule> {
     let demand = Demand { adornments, names };
     let mut out: Vec<Rule> = Vec::with_capacity(rules.len() * 2);
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     for rule in rules {
         let asked_head = demand.asked(&rule.head);
         for (site, bound) in demand.sites(rule) {
@@ -151,7 +160,8 @@ fn unstratified(
 fn adornments(
     rules: &[Rule],
     symbols: &Symbols,
-    excluded: &std::collections::HashSet<Rel>,
+    forced: &HashSet<Rel>,
+    excluded: &HashSet<Rel>,
 ) -> FastMap<Rel, Adornment> {
     let mut deps = Dependencies::default();
     deps.add_rules(rules);
@@ -168,7 +178,7 @@ fn adornments(
     for &h in &deps.heads {
         let (pred, arity) = deps.rels[h as usize];
         // The keywords are read whole by the models.
-        if state_dependent[h as usize]
+        if (state_dependent[h as usize] || forced.contains(&(pred, arity)))
             && arity > 0
             && !is_keyword(symbols.name(pred))
             && !excluded.contains(&(pred, arity))
@@ -182,7 +192,7 @@ fn adornments(
             names: &FastMap::default(),
         };
         let mut next = adorn.clone();
-        let mut read = std::collections::HashSet::new();
+        let mut read = HashSet::new();
         for rule in rules {
             for (site, bound) in demand.sites(rule) {
                 let atom = site.atom;
@@ -459,7 +469,10 @@ pub(super) mod tests {
     fn rewritten(text: &str) -> (Option<Vec<Rule>>, Symbols) {
         let mut symbols = Symbols::default();
         let rules = parse_rules(&Sexpr::parse_all(text).unwrap(), &mut symbols).unwrap();
-        (restrict_to_demand(&rules, &mut symbols), symbols)
+        (
+            restrict_to_demand(&rules, &mut symbols, &HashSet::new()),
+            symbols,
+        )
     }
 
     /// The relations whose rules ask first whether they are asked for.
@@ -513,8 +526,8 @@ pub(super) mod tests {
         let mut symbols = Symbols::default();
         let rules = parse_rules(&Sexpr::parse_all(text).unwrap(), &mut symbols).unwrap();
         assert!(stratified(&rules));
-        let none = std::collections::HashSet::new();
-        let first = adornments(&rules, &symbols, &none);
+        let none = HashSet::new();
+        let first = adornments(&rules, &symbols, &none, &none);
         assert!(first.contains_key(&(symbols.get("p").unwrap(), 1)));
         let (kept, symbols) = rewritten(text);
         let kept = kept.expect("w is rewritten");

@@ -47,6 +47,8 @@ pub(crate) struct Overflow {
     pub late: bool,
     /// Join steps taken.
     pub steps: u64,
+    /// Most join steps to take, where fewer than [`MAX_STEPS`].
+    pub cap: Option<u64>,
     /// A derived term nested deeper than [`MAX_TERM_DEPTH`] (the fact was dropped).
     pub depth: Option<RelId>,
 }
@@ -371,9 +373,10 @@ fn run<S: Store>(
     let mut depth = 0;
     let mut entering = true;
     let mut tried: u64 = 0;
+    let limit = overflow.cap.map_or(MAX_STEPS, |c| c.min(MAX_STEPS));
     loop {
         tried += 1;
-        if overflow.steps + tried > MAX_STEPS {
+        if overflow.steps + tried > limit {
             overflow.facts = true;
             break;
         }

@@ -32,6 +32,7 @@ mod propnet;
 mod prover;
 mod random;
 mod rules;
+mod safety;
 mod scramble;
 mod speed;
 mod split;

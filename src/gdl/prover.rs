@@ -12,12 +12,13 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::demand::restrict_to_demand;
+use super::demand::{is_asking, restrict_to_demand};
 use super::error::GdlError;
 use super::eval::{MAX_FACTS, MAX_STEPS, Overflow, Scratch, Stratum, Tables, eval_stratum};
 use super::hash::FastMap;
 use super::plan::{Pat, Registry, RelId, SizeEstimate, compile};
 use super::rules::{Literal, RAtom, Rule};
+use super::safety::{bind_head_variables, with_free_head_variables};
 use super::split::read_rules;
 use super::strata::{Dependencies, Strata};
 use super::table::Table;
@@ -162,14 +163,41 @@ impl Program {
     }
 
     /// The rules compiled as written, and as rewritten where a relation is asked for
-    /// with arguments bound (and the rewritten rules compile).
+    /// with arguments bound (and the rewritten rules compile). Where only the rewriting
+    /// binds the head variables the rules leave free ([`super::safety`]), the rules as
+    /// written, whose free variables would range over every ground term of the rules,
+    /// are not compiled: the rewritten program comes first, alone.
     pub fn compile_both(items: &[Sexpr]) -> Result<(Program, Option<Program>), GdlError> {
         let mut symbols = Symbols::default();
         let rules = read_rules(items, &mut symbols)?;
+        let free = with_free_head_variables(&rules);
+        if !free.is_empty() {
+            tracing::warn!(
+                "{} relations have a rule with a head variable that nothing in its body binds \
+                 (unsafe by GDL's letter): the variable takes the values asked for, as in \
+                 top-down provers",
+                free.len()
+            );
+        }
         let mut asked_symbols = symbols.clone();
-        let asked = restrict_to_demand(&rules, &mut asked_symbols);
+        let asked = restrict_to_demand(&rules, &mut asked_symbols, &free)
+            .map(|asked| bind_head_variables(asked, &mut asked_symbols));
+        let (rules, by_terms) = bind_head_variables(rules, &mut symbols);
+        if by_terms > 0
+            && let Some((asked, 0)) = &asked
+        {
+            match Program::from_rules(asked.clone(), asked_symbols.clone(), None) {
+                Ok(rewritten) => {
+                    tracing::debug!(
+                        "relations computed where asked for: yes, they bind the rules' free head variables"
+                    );
+                    return Ok((rewritten, None));
+                }
+                Err(e) => tracing::debug!("the rules as rewritten do not compile: {e}"),
+            }
+        }
         let written = Program::from_rules(rules, symbols, None)?;
-        let rewritten = asked.and_then(|asked| {
+        let rewritten = asked.and_then(|(asked, _)| {
             Program::from_rules(asked, asked_symbols, None)
                 .inspect_err(|e| tracing::debug!("the rules as rewritten do not compile: {e}"))
                 .ok()
@@ -196,7 +224,8 @@ impl Program {
         let roles: Vec<TermId> = self.fixed(self.kw.role).iter().map(|row| row[0]).collect();
         let mut work = 0;
         for _ in 0..WALK_PLIES {
-            let ev = self.evaluate(Query::All, &state, &[]);
+            let within = Some(cap.saturating_sub(work).saturating_add(1));
+            let ev = self.evaluate_within(Query::All, &state, &[], within);
             work += ev.work;
             if work > cap || ev.table(self.kw.terminal).len() > 0 {
                 break;
@@ -216,7 +245,8 @@ impl Program {
                 break;
             };
             let does: Vec<(TermId, &Term)> = roles.iter().copied().zip(&joint).collect();
-            let ev = self.evaluate(Query::Next, &state, &does);
+            let within = Some(cap.saturating_sub(work).saturating_add(1));
+            let ev = self.evaluate_within(Query::Next, &state, &does, within);
             work += ev.work;
             state = ev
                 .table(self.kw.next)
@@ -399,7 +429,15 @@ impl Program {
         }
         let all_base = fixed[kw.base as usize].len() as f64;
         let roles = fixed[kw.role as usize].len() as f64;
+        // What a state relation is asked for ([`super::demand`]) is read first: it binds
+        // the rule's head to the few values asked in the state, the point of asking.
+        // (Not in the fixed relations, where the relaxed rules of the network ask for
+        // the values of every state at once.)
+        let asking: Vec<bool> = names.iter().map(|&s| is_asking(&symbols, s)).collect();
         let sized = |rel: RelId, args: &[Pat], terms: &TermTable| -> f64 {
+            if asking[rel as usize] {
+                return 1.0;
+            }
             if !state_dependent[rel as usize] {
                 return fixed[rel as usize].len() as f64;
             }
@@ -500,6 +538,18 @@ impl Program {
         truths: &[Term],
         does: &[(TermId, &Term)],
     ) -> Evaluation<'p> {
+        self.evaluate_within(query, truths, does, None)
+    }
+
+    /// [`Program::evaluate`], stopped after `cap` join steps if given (its answers are
+    /// then incomplete; only its work counts).
+    fn evaluate_within<'p>(
+        &'p self,
+        query: Query,
+        truths: &[Term],
+        does: &[(TermId, &Term)],
+        cap: Option<u64>,
+    ) -> Evaluation<'p> {
         let mut store = Overlay::new(&self.terms);
         let pooled = self.pool.lock().ok().and_then(|mut pool| pool.pop());
         let mut work = pooled.unwrap_or_else(|| Workspace {
@@ -527,7 +577,10 @@ impl Program {
                 tables[d].insert(&[role, id], &self.registry.probes[d], &store);
             }
         }
-        let mut overflow = Overflow::default();
+        let mut overflow = Overflow {
+            cap,
+            ..Overflow::default()
+        };
         let mut facts = 0;
         for &s in &self.needs[query as usize] {
             let mut view = Tables {

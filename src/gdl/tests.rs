@@ -861,6 +861,12 @@ fn agrees_as_written(text: &str, games: usize) -> usize {
     };
     let read = Gdl::from_program(rewritten).unwrap();
     let written = Gdl::from_program(written).unwrap();
+    same_answers(&read, &written, games)
+}
+
+/// Plays `games` random games by `read` and checks every answer against `written`'s,
+/// compared as text; returns the states compared.
+fn same_answers(read: &Gdl, written: &Gdl, games: usize) -> usize {
     let translate = |s: &State| -> State {
         State::from_fluents(
             s.fluents()
@@ -876,15 +882,15 @@ fn agrees_as_written(text: &str, games: usize) -> usize {
     for game in 0..games {
         let mut state = read.initial_state();
         assert_eq!(
-            shown(&read, state.fluents()),
-            shown(&written, written.initial_state().fluents())
+            shown(read, state.fluents()),
+            shown(written, written.initial_state().fluents())
         );
         for ply in 0..MAX_COMPARED_STEPS {
             let (a, b) = (read.analyse(&state), written.analyse(&translate(&state)));
             let at = format!("game {game}, ply {ply}");
             assert_eq!(a.terminal, b.terminal, "{at}: terminal");
             assert_eq!(a.goals, b.goals, "{at}: goals");
-            assert_eq!(moves(&read, &a.legal), moves(&written, &b.legal), "{at}");
+            assert_eq!(moves(read, &a.legal), moves(written, &b.legal), "{at}");
             states += 1;
             if a.terminal || a.legal.iter().any(Vec::is_empty) {
                 break;
@@ -897,8 +903,8 @@ fn agrees_as_written(text: &str, games: usize) -> usize {
             let next = read.next_state(&state, &joint);
             let expected = written.next_state(&translate(&state), &joint_written);
             assert_eq!(
-                shown(&read, next.fluents()),
-                shown(&written, expected.fluents()),
+                shown(read, next.fluents()),
+                shown(written, expected.fluents()),
                 "{at}: next state"
             );
             state = next;
@@ -952,4 +958,159 @@ fn a_tally_walked_from_its_start_is_grounded_where_as_written_it_was_too_large()
     let mut rng = crate::rng::seeded(Some(3));
     let compared = g.compare_with_reasoner(3, &mut rng).unwrap();
     assert_eq!(compared.terminal, 3);
+}
+
+/// A bidding war: each round both roles bid at most their points, both lose the lower
+/// bid, and the higher bidder takes a flag; after three rounds the most flags win. With
+/// `safe` false, several rules leave a head variable unbound, as published games do;
+/// asking for them binds each, unless the flags are also `totalled` (which reads `plus`
+/// with its first and last arguments free).
+fn bidding_war(safe: bool, totalled: bool) -> String {
+    let unbound = |rule: &str, range: &str| -> String {
+        if safe {
+            rule.replacen("(succ 0 1)", range, 1)
+        } else {
+            rule.to_owned()
+        }
+    };
+    let mut g = String::from(
+        "(role white) (role black)
+        (init (points white 5)) (init (points black 5)) (init (round 0))
+        (init (flags white 0)) (init (flags black 0))
+        (<= (legal ?p (bid ?n)) (true (points ?p ?s)) (atmost ?n ?s))
+        (<= (legal ?p pass) (role ?p) (not (solvent ?p)))
+        (<= (atmost ?x ?y) (succ ?z ?y) (atmost ?x ?z))
+        (<= (least ?a ?b ?a) (less ?a ?b))
+        (<= (least ?b ?a ?a) (less ?a ?b))
+        (<= (less ?x ?y) (succ ?x ?y))
+        (<= (less ?x ?z) (succ ?x ?y) (less ?y ?z))
+        (<= (plus ?x ?y ?z) (succ ?y0 ?y) (succ ?z0 ?z) (plus ?x ?y0 ?z0))
+        (<= (next (points ?p ?t)) (does white (bid ?a)) (does black (bid ?b))
+            (least ?a ?b ?m) (true (points ?p ?s)) (plus ?t ?m ?s))
+        (<= (next (points ?p ?s)) (true (points ?p ?s)) (does ?q pass))
+        (<= (gains ?p) (does ?p (bid ?a)) (does ?q (bid ?b)) (less ?b ?a))
+        (<= (next (flags ?p ?g)) (gains ?p) (true (flags ?p ?f)) (succ ?f ?g))
+        (<= (next (flags ?p ?f)) (true (flags ?p ?f)) (not (gains ?p)))
+        (<= (next (round ?m)) (true (round ?n)) (succ ?n ?m))
+        (<= terminal (true (round 3)))
+        (<= decided (true (flags ?p ?f)) (true (flags ?q ?g)) (less ?g ?f))
+        (<= (goal ?p 100) (true (flags ?p ?f)) (true (flags ?q ?g)) (less ?g ?f))
+        (<= (goal ?p 0) (true (flags ?p ?f)) (true (flags ?q ?g)) (less ?f ?g))
+        ",
+    );
+    for (rule, range) in [
+        ("(<= (atmost ?x ?x) (succ 0 1))", "(number ?x)"),
+        ("(<= (least ?a ?a ?a) (succ 0 1))", "(number ?a)"),
+        ("(<= (plus ?x 0 ?x) (succ 0 1))", "(number ?x)"),
+        ("(<= (goal ?p 50) (succ 0 1) (not decided))", "(role ?p)"),
+        (
+            "(<= (solvent ?p) (succ 0 1) (not (true (points ?p 0))))",
+            "(role ?p)",
+        ),
+    ] {
+        g += &unbound(rule, range);
+    }
+    if totalled {
+        g += "(init (total 0)) (<= (next (total ?t)) (true (flags white ?f))
+            (true (flags black ?g)) (plus ?f ?g ?t))";
+    }
+    for n in 0..=9 {
+        g += &format!(" (number {n}) (succ {n} {})", n + 1);
+    }
+    g
+}
+
+#[test]
+fn head_variables_that_nothing_binds_range_over_the_roles_and_the_rules_terms() {
+    for totalled in [false, true] {
+        let safe = Gdl::parse_with(&bidding_war(true, totalled), Engine::Reasoner).unwrap();
+        let text = bidding_war(false, totalled);
+        let items = Sexpr::parse_all(&text).unwrap();
+        let (first, second) = prover::Program::compile_both(&items).unwrap();
+        // Asked for, every variable is bound, and the rules as written (over every
+        // term) are not compiled; with the totals, some variable ranges over the terms.
+        assert_eq!(second.is_none(), !totalled);
+        assert_eq!(first.demand(), !totalled);
+        for engine in [Engine::Reasoner, Engine::Propnet] {
+            let g = Gdl::parse_with(&text, engine).unwrap_or_else(|e| panic!("{e}"));
+            let expected = match engine {
+                Engine::Reasoner => "reasoner",
+                _ => "propnet",
+            };
+            assert_eq!(g.engine_name(), expected);
+            let states = same_answers(&g, &safe, 30);
+            assert!(states >= 30 * 4, "{states} states");
+        }
+    }
+    // A variable in a negation or a `distinct` that neither the head nor a positive
+    // literal binds is still refused, and so is one in a move or a fluent of a
+    // keyword's head: no query binds it.
+    for rule in [
+        "(<= (p ?x) (q ?x) (not (r ?y)))",
+        "(<= (p ?x) (q ?x) (distinct ?x ?y))",
+        "(<= (legal a ?m) (q 1))",
+        "(<= (next (s ?x)) (q 1))",
+    ] {
+        let err = Gdl::parse(&format!("(role a) (q 1) (r 2) {rule}")).unwrap_err();
+        assert!(matches!(err, GdlError::Unsafe { .. }), "{rule}: {err}");
+    }
+}
+
+/// A robot may always give up, and may go on while a chain of `links` prerequisites
+/// holds: link k holds over every k-bit pattern whose last bit is 0, either in step k
+/// or by the next link with a 0 added. Bottom-up, as written, link k joins its 2^k
+/// patterns before it looks at the step; asked for from the first link, one pattern.
+fn prerequisite_chain(links: usize) -> String {
+    let mut g = String::from(
+        "(role robot) (init (step 1)) (bit 0) (bit 1) (legal robot giveup)
+        (<= (legal robot continue) (link1 0))
+        (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+        (<= (next over) (does robot giveup))
+        (<= terminal (true over))
+        (<= (goal robot 100) (true over))
+        (<= (goal robot 0) (not (true over)))
+        ",
+    );
+    for k in 1..=links {
+        let bits: Vec<String> = (0..k).rev().map(|b| format!("?b{b}")).collect();
+        let bits = bits.join(" ");
+        let each: String = (0..k).map(|b| format!("(bit ?b{b}) ")).collect();
+        g += &format!("(<= (link{k} {bits}) {each}(true (step {k})))\n");
+        if k < links {
+            g += &format!(
+                "(<= (link{k} {bits}) {each}(not (true (step {k}))) (not (distinct ?b0 0))
+                    (link{} {bits} 0))\n",
+                k + 1
+            );
+        }
+        g += &format!("(succ {k} {}) ", k + 1);
+    }
+    g + &format!("(<= terminal (true (step {links})))")
+}
+
+#[test]
+fn what_is_asked_for_is_read_first_and_a_walk_stops_inside_an_evaluation() {
+    let text = prerequisite_chain(24);
+    let items = Sexpr::parse_all(&text).unwrap();
+    let (written, rewritten) = prover::Program::compile_both(&items).unwrap();
+    // Read first, what is asked of a link binds its bits: a few facts a link. Read after
+    // the bits, each link would join 2^k patterns, tens of millions in all.
+    let after = rewritten.expect("rewritten").work_on_a_walk(u64::MAX);
+    assert!(after < 100_000, "{after}");
+    // The rules as written would take the evaluation's whole budget of join steps; the
+    // walk stops at its cap.
+    let capped = written.work_on_a_walk(after);
+    assert!(
+        capped < 2 * after + 1_000,
+        "{capped} against a cap of {after}"
+    );
+    let g = Gdl::parse(&text).unwrap();
+    assert!(g.prog.demand());
+    let mut state = g.initial_state();
+    for _ in 1..24 {
+        assert_eq!(shown(&g, &g.legal_moves(&state, 0)), ["continue", "giveup"]);
+        let go_on = g.parse_term("continue").unwrap();
+        state = g.next_state(&state, &[go_on]);
+    }
+    assert!(g.is_terminal(&state));
 }

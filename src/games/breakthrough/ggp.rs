@@ -310,7 +310,10 @@ mod tests {
         };
         let e = try_open("(init (x 1)) (<= terminal (true (x 1)))", "white");
         assert!(e.contains("role"), "{e}");
-        let e = try_open("(role a) (<= (legal ?r go) (role ?s))", "a");
+        let e = try_open(
+            "(role a) (<= (legal a go) (role a) (not (true (x ?y))))",
+            "a",
+        );
         assert!(e.contains("unsafe"), "{e}");
         let e = try_open("(role a) (role b) (init (x 1))", "c");
         assert_eq!(e, "role 'c' is not one of the rules' roles (a, b)");
