@@ -234,10 +234,10 @@ impl RuleParser<'_> {
         let mut head = Vec::new();
         if !is_keyword(name) {
             rule.head.collect_vars(&mut head);
-        } else if name.eq_ignore_ascii_case("legal") || name.eq_ignore_ascii_case("goal") {
-            if let Some(RTerm::Var(v)) = rule.head.args.first() {
-                head.push(*v);
-            }
+        } else if (name.eq_ignore_ascii_case("legal") || name.eq_ignore_ascii_case("goal"))
+            && let Some(RTerm::Var(v)) = rule.head.args.first()
+        {
+            head.push(*v);
         }
         let mut bound = vec![false; rule.vars as usize];
         for v in positive.into_iter().chain(head) {
