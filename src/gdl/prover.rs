@@ -435,11 +435,11 @@ impl Program {
         // the values of every state at once.)
         let asking: Vec<bool> = names.iter().map(|&s| is_asking(&symbols, s)).collect();
         let sized = |rel: RelId, args: &[Pat], terms: &TermTable| -> f64 {
-            if asking[rel as usize] {
-                return 1.0;
-            }
             if !state_dependent[rel as usize] {
                 return fixed[rel as usize].len() as f64;
+            }
+            if asking[rel as usize] {
+                return 1.0;
             }
             if rel == kw.does {
                 return roles;
