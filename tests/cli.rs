@@ -946,6 +946,24 @@ fn gdl_prints_the_project_rules_and_checks_files() {
         stdout.contains("legal moves of black at the start: 1"),
         "{stdout}"
     );
+    // The model is the one the race chose, as the player chooses it at START.
+    let race = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("race: random playouts made "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let rates: Vec<f64> = race
+        .split(' ')
+        .filter_map(|w| w.trim_end_matches(',').parse().ok())
+        .collect();
+    let &[network, reasoner] = &rates[..] else {
+        panic!("{race}")
+    };
+    let model = if reasoner >= 1.5 * network && reasoner > 0.0 {
+        "model: reasoner (no propositional network: it was slower than the reasoner"
+    } else {
+        "model: propositional network"
+    };
+    assert!(stdout.contains(model), "{stdout}");
 
     let out = run(&["gdl", "check", "/nonexistent.gdl"]);
     assert!(!out.status.success());
@@ -987,12 +1005,19 @@ fn gdl_bench_measures_tree_searches_with_each_playout_and_with_grave() {
             .lines()
             .find_map(|l| l.strip_prefix("median playouts/s: "))
             .unwrap_or_else(|| panic!("{stdout}"));
-        // Every kind of playout, on each way of evaluating the network, made playouts.
+        // Every kind of playout, by the reasoner and by each way of evaluating the
+        // network, made playouts.
         let words: Vec<&str> = medians.split(' ').collect();
-        assert_eq!(words.len(), 12, "{medians}");
+        assert_eq!(words.len(), 18, "{medians}");
         for pair in words.chunks(2) {
             let rate: f64 = pair[1].parse().unwrap();
             assert!(rate > 0.0, "{extra:?}: {medians}");
+        }
+        for kind in ["Random", "Mast", "Nst"] {
+            for model in ["reasoner", "sweep", "propagate"] {
+                let name = format!("{kind}/{model}");
+                assert!(words.contains(&name.as_str()), "{name}: {medians}");
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use ggp_player::games;
-use ggp_player::gdl::{Engine, Evaluator, Gdl, playouts_in};
+use ggp_player::gdl::{Engine, Evaluator, Gdl, RACE_TIME, playouts_in};
 use ggp_player::mcts::cutoff::{CutoffSetting, Detection, WALKS};
 use ggp_player::mcts::heuristic::{self, HeuristicSetting};
 use ggp_player::mcts::walks::Walks;
@@ -58,8 +58,9 @@ pub enum GdlCommand {
     Check {
         /// The GDL (KIF) file.
         file: PathBuf,
-        /// The model that answers: auto (the network if it can be built), reasoner or
-        /// propnet.
+        /// The model that answers: auto (the network if it can be built and is not
+        /// clearly slower than the reasoner in a short race, as the player chooses),
+        /// reasoner or propnet.
         #[arg(long, value_enum, default_value_t = Engine::Auto)]
         engine: Engine,
     },
@@ -91,9 +92,9 @@ pub enum GdlCommand {
         /// Rounds (each model once per round); the medians are reported.
         #[arg(long, default_value_t = 3)]
         rounds: usize,
-        /// Measure instead Monte-Carlo tree searches from the initial state (by the
-        /// default model), with random, MAST and NST playouts, a fresh tree each: their
-        /// playouts per second (for a network, with each way of evaluating it).
+        /// Measure instead Monte-Carlo tree searches from the initial state, with random,
+        /// MAST and NST playouts, a fresh tree each: their playouts per second (where a
+        /// network is built, by the reasoner and by each way of evaluating the network).
         #[arg(long)]
         mcts: bool,
         /// With --mcts: whether the playouts may be cut by the goal values, as `serve
@@ -141,23 +142,33 @@ fn read(file: &Path) -> anyhow::Result<Vec<Sexpr>> {
 
 /// The rules of `file`, compiled and answered by `engine`.
 fn compile(file: &Path, engine: Engine) -> anyhow::Result<Gdl> {
-    compile_rules(file, &read(file)?, engine)
+    compile_rules(file, &read(file)?, engine, false)
 }
 
-/// `rules` (read from `file`) compiled and answered by `engine`.
-fn compile_rules(file: &Path, rules: &[Sexpr], engine: Engine) -> anyhow::Result<Gdl> {
+/// `rules` (read from `file`) compiled and answered by `engine`; with `race` and
+/// [`Engine::Auto`], by the faster model as the player chooses it.
+fn compile_rules(file: &Path, rules: &[Sexpr], engine: Engine, race: bool) -> anyhow::Result<Gdl> {
     let invalid = || format!("{} is not valid GDL", file.display());
     let mut gdl = Gdl::from_sexprs(rules).with_context(invalid)?;
-    let fallback = gdl
+    let mut fallback = gdl
         .use_engine(engine, None)
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("no propositional network for {}", file.display()))?;
+    if race
+        && engine == Engine::Auto
+        && let Some(race) = gdl.keep_the_faster(RACE_TIME)
+    {
+        println!("race: {race}");
+        if race.reasoner_wins() {
+            fallback = Some(race.why_not_the_network());
+        }
+    }
     println!("model: {}", gdl.model_description(fallback.as_deref()));
     Ok(gdl)
 }
 
 fn check_gdl(file: &Path, engine: Engine) -> anyhow::Result<()> {
-    let gdl = compile(file, engine)?;
+    let gdl = compile_rules(file, &read(file)?, engine, true)?;
     let roles = gdl.role_names();
     let state = gdl.initial_state();
     println!("roles: {}", roles.join(" "));
@@ -191,7 +202,7 @@ fn compare(file: &Path, games: usize, seed: u64, scramble: Option<u64>) -> anyho
         );
         rules = scrambled;
     }
-    let gdl = compile_rules(file, &rules, Engine::Propnet)?;
+    let gdl = compile_rules(file, &rules, Engine::Propnet, false)?;
     let done = gdl
         .compare_with_reasoner(games, &mut seeded(Some(seed)))
         .map_err(anyhow::Error::msg)?;
@@ -267,15 +278,27 @@ fn bench_mcts(
     rounds: usize,
     (cutoff, heuristics, rave): (CutoffSetting, HeuristicSetting, bool),
 ) -> anyhow::Result<()> {
-    let evaluators: &[Option<Evaluator>] = if gdl.engine_name() == "propnet" {
-        &[Some(Evaluator::Sweep), Some(Evaluator::Propagate)]
+    // With a network, the reasoner too: the race at START compares the two.
+    let models: Vec<(&str, Arc<Gdl>)> = if gdl.engine_name() == "propnet" {
+        vec![
+            ("/reasoner", Arc::new(gdl.reasoner_only())),
+            ("/sweep", Arc::new(gdl.with_evaluator(Evaluator::Sweep))),
+            (
+                "/propagate",
+                Arc::new(gdl.with_evaluator(Evaluator::Propagate)),
+            ),
+        ]
     } else {
-        &[None]
+        vec![("", gdl.clone())]
     };
-    let kinds: Vec<(Playouts, Option<Evaluator>)> =
+    let kinds: Vec<(String, Playouts, &Arc<Gdl>)> =
         [Playouts::Random, Playouts::Mast, Playouts::Nst]
             .into_iter()
-            .flat_map(|k| evaluators.iter().map(move |&e| (k, e)))
+            .flat_map(|k| {
+                models
+                    .iter()
+                    .map(move |(name, m)| (format!("{k:?}{name}"), k, m))
+            })
             .collect();
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
     let start = gdl.initial_state();
@@ -296,13 +319,9 @@ fn bench_mcts(
     let evaluate = evaluation.map(|e| (heuristic::STEPS, e));
     for round in 1..=rounds {
         let mut line = format!("round {round}:");
-        for (&(kind, evaluator), rates) in kinds.iter().zip(&mut rates) {
-            let model = match evaluator {
-                Some(e) => Arc::new(gdl.with_evaluator(e)),
-                None => gdl.clone(),
-            };
-            let mut tree = Mcts::new(model, Some(1), 256)
-                .with_playouts(kind)
+        for ((name, kind, model), rates) in kinds.iter().zip(&mut rates) {
+            let mut tree = Mcts::new(Arc::clone(model), Some(1), 256)
+                .with_playouts(*kind)
                 .with_rave(rave);
             tree.set_cutoff(cut);
             tree.set_heuristic(evaluate.clone());
@@ -313,29 +332,16 @@ fn bench_mcts(
             let c = tree.search_within(&start, 0, budget);
             let rate = c.playouts as f64 / c.elapsed.as_secs_f64();
             rates.push(rate);
-            line += &format!(
-                " {} {rate:.0} playouts/s ({} iterations)",
-                kind_name(kind, evaluator),
-                c.iterations
-            );
+            line += &format!(" {name} {rate:.0} playouts/s ({} iterations)", c.iterations);
         }
         println!("{line}");
     }
     let mut line = String::from("median playouts/s:");
-    for (&(kind, evaluator), rates) in kinds.iter().zip(&mut rates) {
-        line += &format!(" {} {:.0}", kind_name(kind, evaluator), median(rates));
+    for ((name, _, _), rates) in kinds.iter().zip(&mut rates) {
+        line += &format!(" {name} {:.0}", median(rates));
     }
     println!("{line}");
     Ok(())
-}
-
-/// A playout kind of `gdl bench --mcts`, with the network's evaluator if any.
-fn kind_name(kind: Playouts, evaluator: Option<Evaluator>) -> String {
-    match evaluator {
-        Some(Evaluator::Sweep) => format!("{kind:?}/sweep"),
-        Some(Evaluator::Propagate) => format!("{kind:?}/propagate"),
-        None => format!("{kind:?}"),
-    }
 }
 
 fn median(v: &mut [f64]) -> f64 {

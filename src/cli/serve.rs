@@ -99,7 +99,8 @@ pub struct ServeArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     iterations: Option<u64>,
     /// What answers the rules of a game no engine of ours recognises: auto (the
-    /// propositional network where it can be built, else the reasoner), reasoner, or
+    /// propositional network where it can be built in the start clock, unless a short
+    /// race at START finds the reasoner clearly faster; else the reasoner), reasoner, or
     /// propnet (refuse a match whose network cannot be built).
     #[arg(long, value_enum, default_value_t = Engine::Auto)]
     gdl_engine: Engine,

@@ -45,7 +45,7 @@ pub use error::GdlError;
 pub use propnet::{Evaluator, PlayoutEnd};
 pub use random::RandomGame;
 pub use scramble::scramble;
-pub use speed::playouts_in;
+pub use speed::{RACE_TIME, Race, playouts_in};
 pub use term::Term;
 
 use std::sync::Arc;
@@ -64,7 +64,8 @@ use crate::sexpr::Sexpr;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Engine {
     /// The propositional network where the rules can be grounded within its size
-    /// bound, else the reasoner.
+    /// bound, else the reasoner. (The player also races the two at START:
+    /// [`Gdl::keep_the_faster`].)
     #[default]
     Auto,
     /// The bottom-up reasoner alone.

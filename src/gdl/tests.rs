@@ -1114,3 +1114,38 @@ fn what_is_asked_for_is_read_first_and_a_walk_stops_inside_an_evaluation() {
     }
     assert!(g.is_terminal(&state));
 }
+
+#[test]
+fn a_race_counts_every_step_and_the_reasoner_must_be_clearly_faster() {
+    // Every game is three ticks long: a playout asks four times, the end included.
+    let text = "(role r) (init (at 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+        (<= (next (at ?y)) (true (at ?x)) (succ ?x ?y)) (legal r tick)
+        (<= terminal (true (at 3))) (goal r 100)";
+    let mut g = Gdl::parse_with(text, Engine::Propnet).unwrap();
+    for model in [g.clone(), g.reasoner_only()] {
+        let time = std::time::Duration::from_millis(50);
+        let (done, steps, _) =
+            super::speed::playing_for(&model, time, &mut crate::rng::seeded(Some(1)));
+        assert!(
+            steps >= 4 * done && steps <= 4 * (done + 1),
+            "{} playouts, {steps} steps",
+            done
+        );
+    }
+    let race = |reasoner, network| Race { reasoner, network }.reasoner_wins();
+    assert!(race(15.0, 10.0) && race(1.0, 0.0));
+    assert!(!race(14.9, 10.0) && !race(0.0, 0.0) && !race(10.0, 15.0));
+    let why = Race {
+        reasoner: 3.0,
+        network: 1.0,
+    }
+    .why_not_the_network();
+    assert!(
+        why.contains("made 1 steps a second by the network, 3 by the reasoner"),
+        "{why}"
+    );
+    // No race without a network, or without the time for one; the network stays.
+    assert_eq!(g.keep_the_faster(std::time::Duration::from_millis(1)), None);
+    assert_eq!(g.engine_name(), "propnet");
+    assert_eq!(g.reasoner_only().keep_the_faster(RACE_TIME), None);
+}

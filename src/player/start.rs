@@ -12,7 +12,7 @@ use super::general::GeneralSession;
 use super::session::{MatchSession, StartError};
 use crate::agent::AgentConfig;
 use crate::games;
-use crate::gdl::{Gdl, GdlError};
+use crate::gdl::{Engine, Gdl, GdlError, RACE_TIME};
 use crate::sexpr::Sexpr;
 use crate::spec::ggp::{GgpRules, Recognition};
 use crate::spec::{GameSpec, Tool};
@@ -43,11 +43,29 @@ pub fn open(
     let fallback = gdl
         .use_engine(agent.gdl_engine, ready_by)
         .map_err(GdlError::Propnet)?;
-    let model = gdl.model_description(fallback.as_deref());
-    if fallback.is_some() {
-        warn!(match_id, "playing by the {model}");
-    } else {
-        info!(match_id, "playing by the {model}");
+    // Left to choose, the player plays by whichever model is clearly faster.
+    let race = ready_by
+        .filter(|_| agent.gdl_engine == Engine::Auto)
+        .and_then(|by| {
+            gdl.keep_the_faster(RACE_TIME.min(by.saturating_duration_since(Instant::now()) / 4))
+        });
+    match (fallback, race) {
+        (Some(why), _) => warn!(
+            match_id,
+            "playing by the {}",
+            gdl.model_description(Some(&why))
+        ),
+        (None, Some(race)) if race.reasoner_wins() => info!(
+            match_id,
+            "playing by the {}",
+            gdl.model_description(Some(&race.why_not_the_network()))
+        ),
+        (None, Some(race)) => info!(
+            match_id,
+            "playing by the {} ({race})",
+            gdl.model_description(None)
+        ),
+        (None, None) => info!(match_id, "playing by the {}", gdl.model_description(None)),
     }
     Ok(Box::new(
         GeneralSession::new(match_id, role, gdl, play_clock, agent)?.with_rules_layout(rules),
