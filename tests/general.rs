@@ -11,7 +11,9 @@ use ggp_player::games::breakthrough::gdl::course_style_rules;
 use ggp_player::gdl::Gdl;
 use ggp_player::referee::client;
 use ggp_player::referee::dialect::Dialect;
-use ggp_player::referee::general::{GdlMatchSpec, GdlRecord, play_gdl_match};
+use ggp_player::referee::general::{
+    GdlMatchSpec, GdlRecord, play_gdl_match, play_gdl_match_telling,
+};
 use ggp_player::referee::players::{PlayerSpec, RunningPlayer};
 use ggp_player::sexpr::Sexpr;
 
@@ -127,9 +129,17 @@ async fn the_fallback_plays_small_games_of_any_kind_against_random_players() {
     }
     // Simultaneous moves: three rounds of rock-paper-scissors-well.
     let rps = project_rules("rps_well.gdl");
-    let record = play_gdl_match(&spec("rps", &rps, &[&random, &fallback], Dialect::Dresden)).await;
+    let heard = std::sync::Mutex::new(Vec::new());
+    let tell = |i: usize, m: &str, us: u64| heard.lock().unwrap().push((i, m.to_owned(), us));
+    let rps_spec = spec("rps", &rps, &[&random, &fallback], Dialect::Dresden);
+    let record = play_gdl_match_telling(&rps_spec, &tell).await;
     check(&record, &rps);
     assert_eq!(record.moves.len(), 3);
+    // Every step was told, once and in order, as the record keeps it (`match` prints
+    // them so as they come).
+    let kept = record.moves.iter().zip(&record.move_us).enumerate();
+    let kept: Vec<(usize, String, u64)> = kept.map(|(i, (m, &us))| (i, m.clone(), us)).collect();
+    assert_eq!(heard.into_inner().unwrap(), kept);
     // Three roles, moving at once.
     let lun = project_rules("lowest_unique.gdl");
     let players = [&random, &fallback, &other];

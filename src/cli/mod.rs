@@ -35,8 +35,9 @@ pub enum Command {
     /// play every Breakthrough match it starts, several at once if asked.
     Serve(serve::ServeArgs),
     /// Referee one match between GGP players over HTTP, as the real controllers do, or
-    /// between two in-process agents in any game; print the moves, the faults and the
-    /// result. Breakthrough over GGP, or any GDL game with --rules.
+    /// between two in-process agents in any game; print each move with its time as it is
+    /// made, then the faults and the result. Breakthrough over GGP, or any GDL game with
+    /// --rules.
     Match(referee::MatchArgs),
     /// Play many matches between named players (both colours, several sizes and play
     /// clocks), GGP players or in-process agents of any game (--game); print a table

@@ -184,7 +184,7 @@ fn referee_gdl_match(args: MatchArgs, rules: &std::path::Path) -> anyhow::Result
         dialect: args.dialect,
     };
     runtime()?
-        .block_on(one_match::gdl_match(&game, &specs, terms, &mut print))
+        .block_on(one_match::gdl_match(&game, &specs, terms, &print))
         .map_err(anyhow::Error::msg)
 }
 
@@ -220,7 +220,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     };
     let specs = [white.clone(), black.clone()];
     runtime()?
-        .block_on(one_match::ggp_match(&game, specs, terms, &mut print))
+        .block_on(one_match::ggp_match(&game, specs, terms, &print))
         .map_err(anyhow::Error::msg)
 }
 
@@ -230,7 +230,7 @@ struct Native(NativeMatch);
 impl Tool for Native {
     type Output = Result<(), String>;
     fn run<S: GameSpec>(self) -> Result<(), String> {
-        self.0.run::<S>(&mut print)
+        self.0.run::<S>(&print)
     }
 }
 

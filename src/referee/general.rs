@@ -12,7 +12,7 @@ use tracing::{info, warn};
 use super::dialect::Dialect;
 use super::ggp::{Clocks, classify, exchange_all, fault, log_faults, start_all, stop_all};
 use super::play_clock::PlayClock;
-use super::record::{Fault, FaultKind, MatchRecord};
+use super::record::{Fault, FaultKind, MatchRecord, OnMove};
 use crate::gdl::{Gdl, Term};
 use crate::sexpr::Sexpr;
 
@@ -122,6 +122,11 @@ impl GdlRecord {
 /// Plays one match to its end. Never fails: whatever the players do, the match reaches
 /// a result (faults are recorded instead).
 pub async fn play_gdl_match(spec: &GdlMatchSpec) -> GdlRecord {
+    play_gdl_match_telling(spec, &|_, _, _| {}).await
+}
+
+/// [`play_gdl_match`], telling `on_move` each step as it is played.
+pub async fn play_gdl_match_telling(spec: &GdlMatchSpec, on_move: OnMove<'_>) -> GdlRecord {
     let started = Instant::now();
     let gdl = &spec.gdl;
     let roles = gdl.role_names();
@@ -172,6 +177,7 @@ pub async fn play_gdl_match(spec: &GdlMatchSpec) -> GdlRecord {
         move_us.push(slowest.as_micros() as u64);
         let spelt: Vec<Sexpr> = joint.iter().map(|t| gdl.term_to_sexpr(t)).collect();
         moves.push(Sexpr::list(spelt.clone()).to_string());
+        on_move(step as usize, &moves[step as usize], move_us[step as usize]);
         last_joint = Some(spelt);
         state = gdl.next_state(&state, &joint);
         analysis = gdl.analyse(&state);

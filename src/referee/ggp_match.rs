@@ -16,10 +16,10 @@ use std::time::{Duration, Instant};
 use tracing::info;
 
 use super::dialect::Dialect;
-use super::general::{GdlMatchSpec, play_gdl_match};
+use super::general::{GdlMatchSpec, play_gdl_match_telling};
 use super::ggp::{Clocks, classify, exchange_all, fault, log_faults, start_all, stop_all};
 use super::play_clock::PlayClock;
-use super::record::{FaultKind, MatchRecord};
+use super::record::{FaultKind, MatchRecord, OnMove};
 use crate::game::{self, Game, Outcome};
 use crate::gdl::{self, Gdl};
 use crate::sexpr::Sexpr;
@@ -137,8 +137,13 @@ impl GgpGame {
     /// Plays one match to its end; the game must have two roles. Never fails: whatever
     /// the players do, the match reaches a result (faults are recorded instead).
     pub async fn play(&self, spec: &MatchSpec) -> MatchRecord {
+        self.play_telling(spec, &|_, _, _| {}).await
+    }
+
+    /// [`GgpGame::play`], telling `on_move` each move as it is made.
+    pub async fn play_telling(&self, spec: &MatchSpec, on_move: OnMove<'_>) -> MatchRecord {
         match &self.judge {
-            Judge::Engine(engine) => engine.play(self, spec).await,
+            Judge::Engine(engine) => engine.play(self, spec, on_move).await,
             Judge::Reasoner(gdl) => {
                 let gdl_spec = GdlMatchSpec {
                     id: spec.id.clone(),
@@ -151,7 +156,7 @@ impl GgpGame {
                     play_clock: spec.play_clock,
                     dialect: spec.dialect,
                 };
-                play_gdl_match(&gdl_spec)
+                play_gdl_match_telling(&gdl_spec, on_move)
                     .await
                     .two_player()
                     .expect("a game of two roles gives a two-player record")
@@ -176,7 +181,12 @@ type Played<'a> = Pin<Box<dyn Future<Output = MatchRecord> + Send + 'a>>;
 /// [`GgpGame`].
 trait EngineJudge: Send + Sync {
     fn roles(&self) -> &[String];
-    fn play<'a>(&'a self, game: &'a GgpGame, spec: &'a MatchSpec) -> Played<'a>;
+    fn play<'a>(
+        &'a self,
+        game: &'a GgpGame,
+        spec: &'a MatchSpec,
+        on_move: OnMove<'a>,
+    ) -> Played<'a>;
 }
 
 /// A game's start position and its engine's reading of the rules' terms.
@@ -190,8 +200,13 @@ impl<G: Game> EngineJudge for Engine<G> {
         self.notation.roles()
     }
 
-    fn play<'a>(&'a self, game: &'a GgpGame, spec: &'a MatchSpec) -> Played<'a> {
-        Box::pin(play_with_engine(self, game, spec))
+    fn play<'a>(
+        &'a self,
+        game: &'a GgpGame,
+        spec: &'a MatchSpec,
+        on_move: OnMove<'a>,
+    ) -> Played<'a> {
+        Box::pin(play_with_engine(self, game, spec, on_move))
     }
 }
 
@@ -200,6 +215,7 @@ async fn play_with_engine<G: Game>(
     engine: &Engine<G>,
     game: &GgpGame,
     spec: &MatchSpec,
+    on_move: OnMove<'_>,
 ) -> MatchRecord {
     let match_start = Instant::now();
     let notation = &*engine.notation;
@@ -274,6 +290,8 @@ async fn play_with_engine<G: Game>(
             .expect("a live game has a legal move");
         let term = notation.move_term(&position, mv);
         moves.push(term.to_string());
+        let took = move_us.last().copied().unwrap_or_default();
+        on_move(ply as usize, &moves[ply as usize], took);
         position.make(mv);
         last_joint = Some(if mover == 0 {
             vec![term, noop.clone()]

@@ -17,7 +17,7 @@ use super::interactive::Interactive;
 use super::mover::{Fault, Mover};
 use super::play_clock::PlayClock;
 use super::program::Program;
-use super::record::{self, CpuTime, FaultKind, MatchRecord};
+use super::record::{self, CpuTime, FaultKind, MatchRecord, OnMove};
 use crate::agent::{Agent, AgentConfig, AgentKind};
 use crate::game::{self, Game, MoveBuffer, Outcome};
 use crate::search::{BestSoFar, Limits, Table, clock, quick_move};
@@ -267,6 +267,25 @@ pub fn play<G: Game>(
     play_clock: Duration,
     max_plies: u32,
 ) -> NativeRecord {
+    play_telling(
+        start,
+        opening,
+        players,
+        play_clock,
+        max_plies,
+        &|_, _, _| {},
+    )
+}
+
+/// [`play`], telling `on_move` each move (the opening's too) as it is made.
+pub fn play_telling<G: Game>(
+    start: &G,
+    opening: &[G::Move],
+    players: [&mut dyn Mover<G>; 2],
+    play_clock: Duration,
+    max_plies: u32,
+    on_move: OnMove<'_>,
+) -> NativeRecord {
     let mut position = start.clone();
     let mut record = NativeRecord {
         moves: Vec::new(),
@@ -287,7 +306,9 @@ pub fn play<G: Game>(
         if game::result(&position).is_some() || !list.as_slice().contains(&mv) {
             break;
         }
-        record.moves.push(position.move_name(mv));
+        let name = position.move_name(mv);
+        on_move(record.moves.len(), &name, 0);
+        record.moves.push(name);
         record.move_us.push(0);
         record.opening += 1;
         if G::REPEATS {
@@ -320,8 +341,10 @@ pub fn play<G: Game>(
                 ms: took.as_millis() as u64,
             }),
             Ok(mv) => {
-                record.moves.push(position.move_name(mv));
-                record.move_us.push(took.as_micros() as u64);
+                let (name, us) = (position.move_name(mv), took.as_micros() as u64);
+                on_move(record.moves.len(), &name, us);
+                record.moves.push(name);
+                record.move_us.push(us);
                 if G::REPEATS {
                     earlier.push(position.hash());
                 }

@@ -4,11 +4,12 @@
 //! in-process agents and course programs.
 
 use super::dialect::Dialect;
-use super::general::{GdlMatchSpec, play_gdl_match};
+use super::general::{GdlMatchSpec, play_gdl_match_telling};
 use super::ggp_match::{GgpGame, MatchSpec};
 use super::native::{self, Contestant};
 use super::play_clock::PlayClock;
 use super::players::{PlayerSpec, RunningPlayer};
+use super::report::move_line;
 use crate::games;
 use crate::spec::{self, GameSpec, Tool};
 
@@ -73,7 +74,7 @@ pub async fn gdl_match(
     game: &GgpGame,
     specs: &[PlayerSpec],
     terms: GgpTerms,
-    print: &mut dyn FnMut(String),
+    print: &(dyn Fn(String) + Sync),
 ) -> Result<(), String> {
     let gdl = game
         .reasoner()
@@ -93,11 +94,12 @@ pub async fn gdl_match(
         dialect: terms.dialect,
     };
     print(spec.header());
-    let record = play_gdl_match(&spec).await;
+    let on_move = |i: usize, m: &str, us: u64| print(move_line(None, i, m, us));
+    let record = play_gdl_match_telling(&spec, &on_move).await;
     for p in players {
         p.stop().await;
     }
-    for line in record.view().lines() {
+    for line in record.view().after_moves() {
         print(line);
     }
     Ok(())
@@ -109,7 +111,7 @@ pub async fn ggp_match(
     game: &GgpGame,
     [white, black]: [PlayerSpec; 2],
     terms: GgpTerms,
-    print: &mut dyn FnMut(String),
+    print: &(dyn Fn(String) + Sync),
 ) -> Result<(), String> {
     let specs = by_role(&game.roles(), white, black)?;
     let players = RunningPlayer::start_all(&specs).await?;
@@ -123,11 +125,14 @@ pub async fn ggp_match(
         dialect: terms.dialect,
     };
     print(spec.header(game));
-    let record = game.play(&spec).await;
+    let roles = game.roles();
+    let sides = [roles[0].as_str(), roles[1].as_str()];
+    let on_move = |i: usize, m: &str, us: u64| print(move_line(Some(sides), i, m, us));
+    let record = game.play_telling(&spec, &on_move).await;
     for p in players {
         p.stop().await;
     }
-    for line in record.view().lines() {
+    for line in record.view().after_moves() {
         print(line);
     }
     Ok(())
@@ -146,7 +151,7 @@ pub struct NativeMatch {
 impl NativeMatch {
     /// Plays the match on game `S`, giving `print` the header and then the match move by
     /// move.
-    pub fn run<S: GameSpec>(&self, print: &mut dyn FnMut(String)) -> Result<(), String> {
+    pub fn run<S: GameSpec>(&self, print: &(dyn Fn(String) + Sync)) -> Result<(), String> {
         let start = spec::start::<S>(self.size.as_deref(), self.variant.as_deref())?;
         let clock = self.play_clock.duration();
         let [white, black] = &self.players;
@@ -164,8 +169,10 @@ impl NativeMatch {
             first.as_deref_mut().map_err(|e| e.clone())?,
             second.as_deref_mut().map_err(|e| e.clone())?,
         );
-        let record = native::play(&start, &[], [first, second], clock, self.max_plies);
-        for line in record.view(S::SIDES, self.max_plies).lines() {
+        let on_move = |i: usize, m: &str, us: u64| print(move_line(Some(S::SIDES), i, m, us));
+        let max_plies = self.max_plies;
+        let record = native::play_telling(&start, &[], [first, second], clock, max_plies, &on_move);
+        for line in record.view(S::SIDES, self.max_plies).after_moves() {
             print(line);
         }
         Ok(())
@@ -189,9 +196,9 @@ mod tests {
             play_clock: PlayClock::parse("0.05").unwrap(),
             max_plies,
         };
-        let mut lines = Vec::new();
-        game.run::<WalkSpec>(&mut |l| lines.push(l))?;
-        Ok(lines)
+        let lines = std::sync::Mutex::new(Vec::new());
+        game.run::<WalkSpec>(&|l| lines.lock().unwrap().push(l))?;
+        Ok(lines.into_inner().unwrap())
     }
 
     #[test]
@@ -204,6 +211,14 @@ mod tests {
         let moves = lines
             .iter()
             .filter(|l| l.contains(". white ") || l.contains(". black "));
+        // Told as they were made: numbered in order, between the header and the result.
+        for (i, line) in lines[1..lines.len() - 1].iter().enumerate() {
+            let side = ["white", "black"][i % 2];
+            assert!(
+                line.starts_with(&format!("{:>4}. {side} ", i + 1)),
+                "{lines:?}"
+            );
+        }
         let result = lines.last().unwrap();
         assert!(result.starts_with("result: "), "{lines:?}");
         assert!(

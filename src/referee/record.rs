@@ -6,6 +6,11 @@ use serde::{Deserialize, Serialize};
 use super::dialect::Dialect;
 use super::play_clock::PlayClock;
 
+/// Hears each move of a match as the referee records it: its index (from 0), the move
+/// as the record writes it, and the microseconds it took. `match` prints it at once, so
+/// that a long match shows its progress; a tournament hears nothing.
+pub type OnMove<'a> = &'a (dyn Fn(usize, &str, u64) + Sync);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FaultKind {

@@ -19,18 +19,28 @@ pub struct MatchView<'a> {
     pub result: String,
 }
 
+/// The line of move `i` (from 0), made by `sides[i % 2]` when the roles take turns.
+pub fn move_line(sides: Option<[&str; 2]>, i: usize, m: &str, us: u64) -> String {
+    let ms = us as f64 / 1e3;
+    match sides {
+        Some(sides) => format!("{:>4}. {:<5} {m:<20} {ms:>8.1} ms", i + 1, sides[i % 2]),
+        None => format!("{:>4}. {m:<40} {ms:>8.1} ms", i + 1),
+    }
+}
+
 impl MatchView<'_> {
     /// The lines to print, in order.
     pub fn lines(&self) -> Vec<String> {
-        let mut lines = Vec::with_capacity(self.moves.len() + self.faults.len() + 1);
-        for (i, (m, us)) in self.moves.iter().zip(self.move_us).enumerate() {
-            let ms = *us as f64 / 1e3;
-            lines.push(match self.sides {
-                Some(sides) => format!("{:>4}. {:<5} {m:<20} {ms:>8.1} ms", i + 1, sides[i % 2]),
-                None => format!("{:>4}. {m:<40} {ms:>8.1} ms", i + 1),
-            });
-        }
-        lines.extend(self.faults.iter().map(|f| format!("fault: {f}")));
+        let mut lines: Vec<String> = (self.moves.iter().zip(self.move_us).enumerate())
+            .map(|(i, (m, &us))| move_line(self.sides, i, m, us))
+            .collect();
+        lines.extend(self.after_moves());
+        lines
+    }
+
+    /// The lines after the moves': the faults, then the result.
+    pub fn after_moves(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self.faults.iter().map(|f| format!("fault: {f}")).collect();
         lines.push(format!("result: {}", self.result));
         lines
     }
