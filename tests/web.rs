@@ -700,20 +700,23 @@ async fn a_game_against_the_engine_is_played_to_its_end_by_clicks() {
 }
 
 /// Clicks the element at `selector`. The page draws the board again at each change, so
-/// an element found may be gone a moment later: it is then found again.
+/// an element found may be gone a moment later: it is then found again, for up to 3 s
+/// (five tries 50 ms apart were once too few on a loaded machine).
 async fn click(page: &Page, selector: &str) {
-    let mut last = String::new();
-    for _ in 0..5 {
-        match page.find_element(selector).await {
+    let give_up = std::time::Instant::now() + Duration::from_secs(3);
+    loop {
+        let last = match page.find_element(selector).await {
             Ok(element) => match element.click().await {
                 Ok(_) => return,
-                Err(e) => last = e.to_string(),
+                Err(e) => e.to_string(),
             },
-            Err(e) => last = e.to_string(),
+            Err(e) => e.to_string(),
+        };
+        if std::time::Instant::now() >= give_up {
+            panic!("cannot click {selector}: {last}");
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    panic!("cannot click {selector}: {last}");
 }
 
 /// Clicks the button of board cell `row,col`.
