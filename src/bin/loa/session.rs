@@ -32,6 +32,8 @@ pub struct Session<W: Write, E: Write> {
     /// Whether a game is on: moves are accepted and its end is still to be announced.
     playing: bool,
     ai: Ai,
+    /// Whether this game has noted a move its AI's time guard cut short (once is enough).
+    cut_noted: bool,
     out: W,
     err: E,
     /// Where the games are written as a script that replays them (`--log`).
@@ -61,6 +63,7 @@ impl<W: Write, E: Write> Session<W, E> {
             auto: [false, true],
             playing: true,
             ai: Ai::new(seed),
+            cut_noted: false,
             out,
             err,
             log: None,
@@ -161,7 +164,18 @@ impl<W: Write, E: Write> Session<W, E> {
         if !self.auto[index(side)] {
             return Ok(false);
         }
-        let m = self.ai.choose(&self.board, self.ai_moves_left());
+        let choice = self.ai.choose(&self.board, self.ai_moves_left());
+        if choice.cut_short && !self.cut_noted {
+            self.cut_noted = true;
+            writeln!(
+                self.err,
+                "note: move {}: the AI's time guard stopped its search before its node \
+                 budget (this machine is slower or busier than planned), so from here on \
+                 the same seed may not replay this game",
+                self.board.ply() + 1
+            )?;
+        }
+        let m = choice.mv;
         let name = self.board.move_name(m);
         writeln!(self.out, "{}", text::ai_move(&name))?;
         self.out.flush()?;
@@ -205,6 +219,7 @@ impl<W: Write, E: Write> Session<W, E> {
                 self.board = new_board();
                 self.playing = true;
                 self.ai.new_game();
+                self.cut_noted = false;
                 self.show(Change::Reset);
                 self.log_line("new")?;
             }
