@@ -17,6 +17,15 @@ const state = {
   lost: false,      // the connection to the server is lost
 };
 
+// What plays our side: a game's own engine, or Monte-Carlo search on the rules as sent,
+// answered by the propositional network compiled from them or by the reasoner.
+const MODEL_NAMES = { engine: 'engine', propnet: 'propositional network', reasoner: 'reasoner' };
+const MODEL_PLAYS = {
+  engine: 'engine',
+  propnet: 'propositional network: Monte-Carlo search on the rules compiled to a circuit',
+  reasoner: 'reasoner: Monte-Carlo search on the rules',
+};
+
 async function api(path, options) {
   // A request the server never answers must not stall the page.
   const response = await fetch(path, { ...options, signal: AbortSignal.timeout(10000) });
@@ -549,7 +558,8 @@ function renderPlot(d) {
     plot.append(svg('polyline', { class: 'line', points: points.map(([p, v]) => `${x(p)},${y(v)}`).join(' ') }));
     for (const [p, v] of points) plot.append(svg('circle', { class: 'dot', cx: x(p), cy: y(v), r: 2.5 }));
   }
-  const who = d.source === 'controller' ? `our ${d.model}` : `the ${d.model}`;
+  const model = MODEL_NAMES[d.model] || d.model;
+  const who = d.source === 'controller' ? `our ${model}` : `the ${model}`;
   $('plot-title').textContent = `${capital(who)}'s evaluation, its own view`;
   $('plot-caption').textContent = mcts
     ? `Monte-Carlo search: the chosen move's win rate for ${d.roles[d.us]}, 0–100% (50%: even).`
@@ -609,7 +619,7 @@ function playersText(d) {
     if (p === 'you') return d.source === 'program' ? 'you (typed in the program, or here)' : 'you';
     if (p === 'engine') return `the engine (alpha-beta, ${seconds(d.play_clock_ms)} a move)`;
     if (p === 'program') return 'the program (its own search)';
-    if (p === 'us') return `this player (the ${d.model === 'reasoner' ? 'reasoner: Monte-Carlo search on the rules' : 'engine'})`;
+    if (p === 'us') return `this player (the ${MODEL_PLAYS[d.model] || 'engine'})`;
     return 'the controller\'s other player';
   };
   return d.roles.map((r, i) => `${capital(r)}: ${how(i)}`).join(' · ');

@@ -261,7 +261,7 @@ impl MatchSession for GeneralSession {
     }
 
     fn model(&self) -> &'static str {
-        "reasoner"
+        self.gdl.engine_name()
     }
 
     /// Named as the agent configuration names the one that plays here.

@@ -157,7 +157,8 @@ pub trait MatchSession: Send {
     fn info_mut(&mut self) -> &mut MatchInfo;
     /// Our role's index among the rules' roles.
     fn our_role_index(&self) -> usize;
-    /// Who plays: `engine` or `reasoner`.
+    /// Who plays: `engine`, or for the rules `propnet` (the propositional network) or
+    /// `reasoner`.
     fn model(&self) -> &'static str;
     /// The agent that chooses our moves, as the log names it: the configured one for an
     /// engine, MCTS (or random) for the reasoner, which plays no other.

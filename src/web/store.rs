@@ -65,7 +65,7 @@ pub struct Record {
     pub roles: Vec<String>,
     /// The engine's role (ours in a controller's match, the opponent's on the page).
     pub us: usize,
-    /// `engine` or `reasoner`.
+    /// `engine`, `propnet` or `reasoner`.
     pub model: &'static str,
     pub start_clock_ms: u64,
     pub play_clock_ms: u64,

@@ -251,11 +251,12 @@ mod tests {
     }
 
     #[test]
-    fn verified_rules_play_with_the_engine_and_the_size_10_defect_with_the_reasoner() {
+    fn verified_rules_play_with_the_engine_and_the_size_10_defect_by_the_rules() {
         assert_eq!(open_course("white", 8, 8, false).model(), "engine");
         assert_eq!(open_course("BLACK", 5, 5, true).model(), "engine");
-        assert_eq!(open_course("white", 10, 10, false).model(), "reasoner");
-        assert_eq!(open_course("black", 6, 10, false).model(), "reasoner");
+        // Given all the time it needs, START compiles these rules to a network.
+        assert_eq!(open_course("white", 10, 10, false).model(), "propnet");
+        assert_eq!(open_course("black", 6, 10, false).model(), "propnet");
         let ours = crate::games::breakthrough::gdl::breakthrough_rules("10x10".parse().unwrap());
         let rules = Sexpr::parse_all(&ours).unwrap();
         let o = open(
@@ -270,9 +271,9 @@ mod tests {
     }
 
     #[test]
-    fn the_course_10x10_rules_are_followed_by_the_reasoner() {
+    fn the_course_10x10_rules_are_followed_as_sent() {
         let mut s = open_course("black", 10, 10, false);
-        assert_eq!((s.model(), s.our_role_index()), ("reasoner", 1));
+        assert_eq!((s.model(), s.our_role_index()), ("propnet", 1));
         // Column 1 and row 1 do not exist in the course's 10x10 rules.
         let mut bad = open_course("black", 10, 10, false);
         let e = bad
