@@ -78,7 +78,7 @@ def test_the_job_level_value_is_the_single_machine_solvers(
 
 
 def test_jobs_given_what_the_others_proved_search_fewer_nodes(binary, tmp_path, monkeypatch):
-    problem = Problem("4x5", "standard", "breakthrough", [], 2, 4096)
+    problem = Problem("4x5", "course", "breakthrough", [], 2, 4096)
 
     def run(client: Client, name: str) -> dict:
         journal = Journal(tmp_path / f"{name}.jsonl", problem, resume=False)
@@ -95,8 +95,9 @@ def test_jobs_given_what_the_others_proved_search_fewer_nodes(binary, tmp_path, 
             # in what they report).
             monkeypatch.setattr(Tree, "known_positions", lambda self: {})
             alone = run(client, "alone")
-    assert shared["value"] == alone["value"] == "loss"
-    # Measured: 8.0 M nodes against 9.6 M.
+    assert shared["value"] == alone["value"] == "draw"
+    # Measured: 166 k nodes against 308 k (4x5 standard, ten times the work: 8.0 M
+    # against 9.6 M).
     assert shared["job_nodes"] < 0.9 * alone["job_nodes"], (shared, alone)
 
 
