@@ -43,14 +43,25 @@ fn course_style(size: BoardSize) -> Vec<Sexpr> {
 }
 
 fn opened(rules: &[Sexpr], role: &str) -> Result<Box<dyn MatchSession>, StartError> {
-    open(
-        "m",
-        role,
-        rules,
-        Duration::from_secs(10),
-        AgentConfig::default(),
-        None,
-    )
+    opened_with(rules, role, AgentConfig::default())
+}
+
+fn opened_with(
+    rules: &[Sexpr],
+    role: &str,
+    agent: AgentConfig,
+) -> Result<Box<dyn MatchSession>, StartError> {
+    open("m", role, rules, Duration::from_secs(10), agent, None)
+}
+
+/// An engine with a 1 MiB table, for tests of what START recognises: a session writes
+/// its whole table at START, and the default 256 MiB, twice for each of 162 boards,
+/// took most of a 31 s test.
+fn small_table() -> AgentConfig {
+    AgentConfig {
+        hash_mb: 1,
+        ..AgentConfig::default()
+    }
 }
 
 /// What START makes of the rules: `"engine"`, or `"propnet"` for the network compiled
@@ -63,13 +74,14 @@ fn model(rules: &[Sexpr], role: &str) -> &'static str {
 
 /// The match START opens, which must be played by the engine, and the rules' terms.
 fn session(rules: &[Sexpr], role: &str) -> (EngineSession<Board>, Terms) {
-    assert_eq!(model(rules, role), "engine", "{role}");
+    let opened = opened_with(rules, role, small_table()).unwrap_or_else(|e| panic!("{role}: {e}"));
+    assert_eq!(opened.model(), "engine", "{role}");
     let gdl = Gdl::from_sexprs(rules);
     let Recognition::Engine(r) = recognise("m", rules, gdl.as_ref()) else {
         panic!("{role}: played by the reasoner, not the engine");
     };
     let d = Duration::from_secs(10);
-    let s = EngineSession::new::<Breakthrough>("m", role, r, d, AgentConfig::default()).unwrap();
+    let s = EngineSession::new::<Breakthrough>("m", role, r, d, small_table()).unwrap();
     (s, rules_terms("m", rules, gdl.as_ref()).unwrap())
 }
 
