@@ -161,7 +161,7 @@ pub trait MatchSession: Send {
     /// `reasoner`.
     fn model(&self) -> &'static str;
     /// The agent that chooses our moves, as the log names it: the configured one for an
-    /// engine, MCTS (or random) for the reasoner, which plays no other.
+    /// engine, MCTS (or random) for a game played by its rules, which plays no other.
     fn agent(&self) -> String;
     /// Plays one joint move of a live match, checked against the rules.
     fn step(&mut self, moves: &[Sexpr]) -> Result<(), JointMoveError>;
