@@ -24,6 +24,8 @@ thread_local! {
     static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
     /// Bytes this thread holds: allocated less freed (by this thread).
     static HELD: Cell<i64> = const { Cell::new(0) };
+    /// The most `HELD` has been.
+    static PEAK: Cell<i64> = const { Cell::new(0) };
 }
 
 // SAFETY: every call is forwarded unchanged to the system allocator; the counter
@@ -31,7 +33,10 @@ thread_local! {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        let _ = HELD.try_with(|n| n.set(n.get() + layout.size() as i64));
+        let _ = HELD.try_with(|n| {
+            n.set(n.get() + layout.size() as i64);
+            let _ = PEAK.try_with(|p| p.set(p.get().max(n.get())));
+        });
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -145,4 +150,22 @@ fn network_playouts_allocate_nothing_per_step() {
             "{evaluator:?}: {n} allocations in {playouts} playouts of {steps} steps"
         );
     }
+}
+
+/// A join that finds the same few rows millions of times keeps only a bounded buffer of
+/// them: amazonsSuicide's relaxed rules once held 2 GB of repeats.
+#[test]
+fn a_join_that_repeats_its_rows_holds_a_bounded_buffer() {
+    // 250 distinct heads, each found 250 x 250 times: 15.6 million rows, 62 MB as found.
+    let nums: String = (0..250).map(|i| format!("(num n{i}) ")).collect();
+    let text = format!(
+        "(role r) {nums}\n(<= (first ?x) (num ?x) (num ?y) (num ?z))\n\
+         (<= (legal r (go ?x)) (first ?x))\n(<= terminal (true done))\n(<= (goal r 0) (num n0))"
+    );
+    let before = HELD.with(Cell::get);
+    PEAK.with(|p| p.set(before));
+    let gdl = Gdl::parse_with(&text, Engine::Reasoner).unwrap();
+    let peak = PEAK.with(Cell::get) - before;
+    assert_eq!(gdl.legal_moves(&gdl.initial_state(), 0).len(), 250);
+    assert!(peak < 32 << 20, "{} MB at the peak", peak >> 20);
 }

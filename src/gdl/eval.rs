@@ -25,6 +25,10 @@ pub(crate) const MAX_FACTS: usize = 4_000_000;
 pub(crate) const MAX_STEPS: u64 = 300_000_000;
 /// Join steps between two looks at the clock of an evaluation with a deadline.
 const STEPS_PER_LOOK: u64 = 1 << 16;
+/// Term ids a join's output may hold before the rows already known, or found twice, are
+/// dropped from it. A join may find the same rows again and again up to [`MAX_STEPS`]:
+/// before the output was compacted, amazonsSuicide's relaxed rules filled 2 GB with it.
+const COMPACT_AT: usize = 1 << 22;
 
 /// The rules of one stratum, compiled.
 #[derive(Clone, Debug, Default)]
@@ -51,6 +55,9 @@ pub(crate) struct Overflow {
     pub cap: Option<u64>,
     /// A derived term nested deeper than [`MAX_TERM_DEPTH`] (the fact was dropped).
     pub depth: Option<RelId>,
+    /// New facts the evaluation may still add (below [`MAX_FACTS`]): a join whose output
+    /// holds more new rows than this stops (set before each join).
+    pub room: usize,
 }
 
 impl Overflow {
@@ -186,6 +193,7 @@ fn run_and_insert<S: Store>(
         own: tables.own,
         is_own: tables.is_own,
     };
+    overflow.room = MAX_FACTS.saturating_sub(*facts);
     let found = run(plan, &view, delta, store, scratch, &mut out, overflow);
     let rel = plan.head_rel as usize;
     let probes = &registry.probes[rel];
@@ -213,6 +221,45 @@ fn run_and_insert<S: Store>(
         overflow.facts = true;
     }
     scratch.out = out;
+}
+
+/// Keeps a join's output free of rows the head's table holds and of repeats, once it is
+/// large: rows are checked as they come, each once.
+struct Compactor {
+    /// The rows kept so far, to find repeats.
+    seen: Table,
+    /// Term ids at the start of the output that have been checked.
+    kept: usize,
+    /// Term ids the output may hold before the next check.
+    at: usize,
+}
+
+impl Compactor {
+    fn new(arity: usize) -> Compactor {
+        Compactor {
+            seen: Table::new(arity, 0),
+            kept: 0,
+            at: COMPACT_AT,
+        }
+    }
+
+    /// Drops from `out` (rows of the head's arity) the unchecked rows `head` or an
+    /// earlier row holds; returns the rows left.
+    fn compact<S: Store>(&mut self, out: &mut Vec<TermId>, head: &Table, store: &S) -> usize {
+        let arity = self.seen.arity();
+        let mut w = self.kept;
+        for r in (self.kept..out.len()).step_by(arity) {
+            let row = &out[r..r + arity];
+            if !head.contains(row) && self.seen.insert(row, &[], store) {
+                out.copy_within(r..r + arity, w);
+                w += arity;
+            }
+        }
+        out.truncate(w);
+        self.kept = w;
+        self.at = self.at.max(2 * w);
+        w / arity
+    }
 }
 
 #[inline]
@@ -374,6 +421,7 @@ fn run<S: Store>(
     let mut entering = true;
     let mut tried: u64 = 0;
     let limit = overflow.cap.map_or(MAX_STEPS, |c| c.min(MAX_STEPS));
+    let mut compactor: Option<Compactor> = None;
     loop {
         tried += 1;
         if overflow.steps + tried > limit {
@@ -397,6 +445,13 @@ fn run<S: Store>(
             }
             if ok {
                 found += 1;
+                if out.len() >= compactor.as_ref().map_or(COMPACT_AT, |c| c.at) {
+                    let c = compactor.get_or_insert_with(|| Compactor::new(plan.head.len()));
+                    if c.compact(out, view.table(plan.head_rel), store) > overflow.room {
+                        overflow.facts = true;
+                        break;
+                    }
+                }
             } else {
                 out.truncate(start);
                 overflow.depth = Some(plan.head_rel);

@@ -105,6 +105,10 @@ impl Table {
         self.len
     }
 
+    pub fn arity(&self) -> usize {
+        self.arity
+    }
+
     /// Replaces the indexes by those given by `probes`, for the rows already present.
     pub fn reindex<S: Store>(&mut self, probes: &[ProbeList], store: &S) {
         self.indexes = vec![Index::default(); probes.len()];
@@ -136,6 +140,16 @@ impl Table {
 
     pub fn iter(&self) -> impl Iterator<Item = &[TermId]> {
         (0..self.len).map(|r| self.row(r))
+    }
+
+    /// Whether the table holds `row`.
+    pub fn contains(&self, row: &[TermId]) -> bool {
+        self.arity == row.len()
+            && if self.arity == 0 {
+                self.len > 0
+            } else {
+                self.find(row, key_of(row.iter().map(|&t| t as u64)))
+            }
     }
 
     fn find(&self, row: &[TermId], hash: u64) -> bool {
