@@ -1,6 +1,7 @@
 //! The engine allocates nothing per node: perft allocates nothing at all, and a
 //! search allocates a fixed amount per iteration however many nodes it visits. A
 //! propositional network's playout allocates a fixed amount however many steps it has.
+//! The reasoner's joins hold a bounded buffer however often they find the same rows.
 //! (A binary of its own: the counting allocator must not see other tests.)
 
 use std::alloc::{GlobalAlloc, Layout, System};
