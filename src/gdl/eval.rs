@@ -224,14 +224,12 @@ fn run_and_insert<S: Store>(
 }
 
 /// Keeps a join's output free of rows the head's table holds and of repeats, once it is
-/// large: rows are checked as they come, each once.
+/// large: each row is checked once, at the first check after it was found.
 struct Compactor {
     /// The rows kept so far, to find repeats.
     seen: Table,
     /// Term ids at the start of the output that have been checked.
     kept: usize,
-    /// Term ids the output may hold before the next check.
-    at: usize,
 }
 
 impl Compactor {
@@ -239,7 +237,6 @@ impl Compactor {
         Compactor {
             seen: Table::new(arity, 0),
             kept: 0,
-            at: COMPACT_AT,
         }
     }
 
@@ -257,7 +254,6 @@ impl Compactor {
         }
         out.truncate(w);
         self.kept = w;
-        self.at = self.at.max(2 * w);
         w / arity
     }
 }
@@ -422,6 +418,7 @@ fn run<S: Store>(
     let mut tried: u64 = 0;
     let limit = overflow.cap.map_or(MAX_STEPS, |c| c.min(MAX_STEPS));
     let mut compactor: Option<Compactor> = None;
+    let mut compact_at = COMPACT_AT;
     loop {
         tried += 1;
         if overflow.steps + tried > limit {
@@ -445,12 +442,13 @@ fn run<S: Store>(
             }
             if ok {
                 found += 1;
-                if out.len() >= compactor.as_ref().map_or(COMPACT_AT, |c| c.at) {
+                if out.len() >= compact_at {
                     let c = compactor.get_or_insert_with(|| Compactor::new(plan.head.len()));
                     if c.compact(out, view.table(plan.head_rel), store) > overflow.room {
                         overflow.facts = true;
                         break;
                     }
+                    compact_at = compact_at.max(2 * out.len());
                 }
             } else {
                 out.truncate(start);

@@ -144,12 +144,12 @@ impl Table {
 
     /// Whether the table holds `row`.
     pub fn contains(&self, row: &[TermId]) -> bool {
-        self.arity == row.len()
-            && if self.arity == 0 {
-                self.len > 0
-            } else {
-                self.find(row, key_of(row.iter().map(|&t| t as u64)))
-            }
+        debug_assert_eq!(row.len(), self.arity);
+        if self.arity == 0 {
+            self.len > 0
+        } else {
+            self.find(row, key_of(row.iter().map(|&t| t as u64)))
+        }
     }
 
     fn find(&self, row: &[TermId], hash: u64) -> bool {
