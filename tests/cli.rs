@@ -1055,6 +1055,39 @@ fn match_referees_two_started_players_and_prints_the_result() {
     let out = run(&["match", "--white", "http://127.0.0.1", "--black", "x"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("host:port"));
+
+    // A course program that gives no answer loses, its fault told in words.
+    let stdout = succeeded(&[
+        "match",
+        "--game",
+        "loa6",
+        "--white",
+        "program:/nonexistent/loa6",
+        "--black",
+        "agent:random",
+    ]);
+    assert!(
+        stdout.contains("fault: white gave no answer (stderr: ") && stdout.contains("not found)"),
+        "{stdout}"
+    );
+
+    // A port nobody listens on (one just freed) is an error, not a match of faults.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let nobody = format!("http://127.0.0.1:{port}");
+    let out = run(&[
+        "match", "--white", &nobody, "--black", &nobody, "--size", "2x4",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("nobody answers at 127.0.0.1:{port}")),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("result:"));
 }
 
 #[test]
@@ -1090,6 +1123,25 @@ fn match_and_tournament_play_a_gdl_file() {
 
     // Two roles, left and right: a --player each (--white and --black name roles
     // these rules do not have); a tournament records the game under its name.
+    // In-process agents play registered games, not a GDL file: said before the clock.
+    let out = run(&[
+        "match",
+        "--rules",
+        &rps,
+        "--player",
+        "agent:random",
+        "--player",
+        "agent:random",
+        "--playclock",
+        "0.1",
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--rules plays a GDL file between GGP players")
+            && !stderr.contains("whole seconds"),
+        "{stderr}"
+    );
     let out = run(&["match", "--rules", &rps, "--white", "x:1", "--black", "y:1"]);
     assert!(!out.status.success());
     assert!(

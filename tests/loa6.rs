@@ -188,7 +188,7 @@ fn the_referee_asks_a_program_in_its_own_protocol_and_judges_its_answers() {
     let r = refereed(&mut failing, &mut *random_agent(), 10);
     assert_eq!(
         r.fault,
-        Some((0, Fault::Illegal("no answer (stderr: cannot think)".into())))
+        Some((0, Fault::NoAnswer("stderr: cannot think".into())))
     );
     let mut asleep = Program::new("exec sleep 30", &PROTOCOL);
     let began = Instant::now();

@@ -99,6 +99,19 @@ async fn results_are_saved_and_a_resumed_run_plays_only_the_missing_games() {
     assert_eq!(rows[0].wdl.games(), 8);
     assert_eq!(rows.len(), 3, "all, then each size");
 
+    // Resumed with another player in b's place: refused, as its table would mix two
+    // tournaments; nothing written.
+    let mut other = config(path.clone(), 4);
+    other.resume = true;
+    other.entrants[1] = random_player("c", 3);
+    let mixed = tournament::run(&other, &sizes()).await;
+    assert!(
+        matches!(mixed, Err(TournamentError::Config(ref m)) if m.contains("holds games of b, who is not in this tournament")),
+        "{:?}",
+        mixed.err()
+    );
+    assert_eq!(tournament::read_results(&path).unwrap().len(), 8);
+
     // A results file that is not JSON lines is reported, not overwritten.
     std::fs::write(&path, "not json\n").unwrap();
     let mut broken = config(path.clone(), 1);

@@ -34,9 +34,9 @@ pub struct MatchArgs {
     /// The player of the role called black: a URL or a command, as for --white.
     #[arg(long, value_parser = PlayerSpec::parse, required_unless_present = "players")]
     black: Option<PlayerSpec>,
-    /// With --rules: the player of each role, in the rules' role order, as for --white
-    /// (instead of --white and --black, which need roles called so; any number of
-    /// roles).
+    /// With --rules: the player of each role, in the rules' role order: a URL or a
+    /// command that starts a GGP player, as for --white (instead of --white and --black,
+    /// which need roles called so; any number of roles).
     #[arg(long = "player", value_parser = PlayerSpec::parse, requires = "rules", conflicts_with_all = ["white", "black"])]
     players: Vec<PlayerSpec>,
     /// Play the game of this GDL (KIF) file instead of Breakthrough: sent in START, every
@@ -177,6 +177,12 @@ fn referee_gdl_match(args: MatchArgs, rules: &std::path::Path) -> anyhow::Result
         game.condition,
         roles.len(),
         roles.join(", ")
+    );
+    anyhow::ensure!(
+        specs.iter().all(|p| p.contestant().is_none()),
+        "--rules plays a GDL file between GGP players: give each role a URL or a command that \
+         starts one; in-process agents (agent:...) and course programs (program:...) play a \
+         registered game with --game instead"
     );
     let terms = GgpTerms {
         start_clock: args.startclock,

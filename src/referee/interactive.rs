@@ -68,7 +68,7 @@ impl<G: Game> Interactive<G> {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| Fault::Illegal(format!("`{}` did not start: {e}", self.command)))?;
+            .map_err(|e| Fault::NoAnswer(format!("`{}` did not start: {e}", self.command)))?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");

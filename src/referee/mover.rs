@@ -45,6 +45,23 @@ pub enum Fault {
     OutOfTime { used_ms: u64, budget_ms: u64 },
 }
 
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::NoMove => write!(f, "gave no move"),
+            Fault::Illegal(m) => write!(f, "illegal move {m}"),
+            Fault::Late { ms } => write!(f, "answered late, after {ms} ms"),
+            Fault::NoAnswer(why) => write!(f, "gave no answer ({why})"),
+            Fault::OutOfTime { used_ms, budget_ms } => {
+                write!(
+                    f,
+                    "ran out of time: {used_ms} ms of CPU time of {budget_ms} ms"
+                )
+            }
+        }
+    }
+}
+
 /// The pass a course's framework makes for a side whose only move is one (`is_pass`
 /// tells which): its protocols cannot write a pass, so the program is not asked.
 pub fn forced_pass<G: Game>(position: &G, is_pass: fn(G::Move) -> bool) -> Option<G::Move> {

@@ -13,6 +13,8 @@ use super::native::Contestant;
 
 /// How long a started player may take before it answers INFO.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a player given by its address may take to accept a connection.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
@@ -71,14 +73,18 @@ pub struct RunningPlayer {
 }
 
 impl RunningPlayer {
-    /// Connects to, or starts, the player. A started player must answer INFO within
+    /// Connects to, or starts, the player. A player given by its address must accept a
+    /// connection within `CONNECT_TIMEOUT` (5 s); a started player must answer INFO within
     /// `STARTUP_TIMEOUT` (20 s).
     pub async fn start(spec: &PlayerSpec) -> Result<RunningPlayer, String> {
         match spec {
-            PlayerSpec::Url(addr) => Ok(RunningPlayer {
-                addr: addr.clone(),
-                child: None,
-            }),
+            PlayerSpec::Url(addr) => {
+                reachable(addr).await?;
+                Ok(RunningPlayer {
+                    addr: addr.clone(),
+                    child: None,
+                })
+            }
             PlayerSpec::Command(cmd) => start_command(cmd).await,
             PlayerSpec::Agent(_) | PlayerSpec::Program(_) => Err(
                 "in-process agents (agent:...) and course programs (program:...) play the game itself, without HTTP"
@@ -153,6 +159,22 @@ async fn start_command(cmd: &str) -> Result<RunningPlayer, String> {
             ));
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Whether a player given by its address is there: a mistyped port would otherwise
+/// fault every move of the match, each counted as a move too late, and the match would
+/// be scored as if it had been played.
+async fn reachable(addr: &str) -> Result<(), String> {
+    let connect = tokio::net::TcpStream::connect(addr);
+    match tokio::time::timeout(CONNECT_TIMEOUT, connect).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(format!(
+            "nobody answers at {addr} ({e}): start the player first, or check its host and port"
+        )),
+        Err(_) => Err(format!(
+            "nobody answers at {addr} within {CONNECT_TIMEOUT:?}: start the player first, or check its host and port"
+        )),
     }
 }
 

@@ -55,7 +55,7 @@ impl<G: Game> Mover<G> for Program<G> {
         let request = request::write_request(self.protocol, (ply / 2 + 1) as i64, position);
         let mut child = self
             .spawn()
-            .map_err(|e| Fault::Illegal(format!("`{}` did not start: {e}", self.command)))?;
+            .map_err(|e| Fault::NoAnswer(format!("`{}` did not start: {e}", self.command)))?;
         // A program that exits without reading its input is judged by its answer.
         let _ = child
             .stdin
@@ -83,12 +83,10 @@ impl<G: Game> Mover<G> for Program<G> {
             ms: began.elapsed().as_millis() as u64,
         })?;
         let line = out.lines().next().unwrap_or("").trim();
-        (self.protocol.read_move)(position, line).ok_or_else(|| {
-            let why = match err.lines().next() {
-                Some(e) if line.is_empty() => format!("no answer (stderr: {e})"),
-                _ => format!("{line:?}"),
-            };
-            Fault::Illegal(why)
+        (self.protocol.read_move)(position, line).ok_or_else(|| match err.lines().next() {
+            Some(e) if line.is_empty() => Fault::NoAnswer(format!("stderr: {e}")),
+            _ if line.is_empty() => Fault::NoAnswer("nothing on stdout".to_owned()),
+            _ => Fault::Illegal(format!("{line:?}")),
         })
     }
 }

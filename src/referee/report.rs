@@ -159,7 +159,7 @@ impl NativeRecord {
             faults: self
                 .fault
                 .iter()
-                .map(|(side, fault)| format!("{} {fault:?}", sides[*side]))
+                .map(|(side, fault)| format!("{} {fault}", sides[*side]))
                 .collect(),
             result: format!(
                 "{} {} ({verdict}) after {} moves, {} faults{time_left}",

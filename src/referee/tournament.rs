@@ -399,6 +399,21 @@ pub(super) fn pending(
             records.len()
         )));
     }
+    let mut strangers: Vec<&str> = records
+        .iter()
+        .flat_map(|r| r.players.iter().map(String::as_str))
+        .filter(|p| !names.contains(p))
+        .collect();
+    strangers.sort_unstable();
+    strangers.dedup();
+    if !strangers.is_empty() {
+        return Err(TournamentError::Config(format!(
+            "{} holds games of {}, who {} not in this tournament: resume it with the same --player list, or choose another --results file",
+            config.results.display(),
+            strangers.join(", "),
+            if strangers.len() == 1 { "is" } else { "are" }
+        )));
+    }
     let mut done: HashMap<(String, String, String, PlayClock), u32> = HashMap::new();
     for r in &records {
         *done
