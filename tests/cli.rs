@@ -968,6 +968,35 @@ fn gdl_prints_the_project_rules_and_checks_files() {
     let out = run(&["gdl", "check", "/nonexistent.gdl"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+
+    // A terminal state's goals must be one whole number from 0 to 100 per role, and a
+    // role is declared once.
+    let game = "(init (step 0)) (<= (legal white go) (true (step 0))) \
+                (<= (next (step 1)) (does white go)) (<= terminal (true (step 1)))";
+    for (rules, needle) in [
+        (
+            "(role white) (<= (goal white 999) (true (step 1)))",
+            "goal value 999",
+        ),
+        (
+            "(role white) (<= (goal white 100) (true (step 0)))",
+            "white has no goal value",
+        ),
+        (
+            "(role white) (role white) (<= (goal white 100) (true (step 1)))",
+            "declared twice",
+        ),
+    ] {
+        let path = std::env::temp_dir().join(format!("ggp-check-{}.gdl", std::process::id()));
+        std::fs::write(&path, format!("{rules} {game}")).unwrap();
+        let out = run(&["gdl", "check", path.to_str().unwrap()]);
+        let _ = std::fs::remove_file(&path);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains(needle),
+            "{rules}: {stderr}"
+        );
+    }
     let out = run(&["gdl", "breakthrough", "12x3"]);
     assert!(!out.status.success());
 }

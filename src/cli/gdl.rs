@@ -170,6 +170,13 @@ fn compile_rules(file: &Path, rules: &[Sexpr], engine: Engine, race: bool) -> an
 fn check_gdl(file: &Path, engine: Engine) -> anyhow::Result<()> {
     let gdl = compile_rules(file, &read(file)?, engine, true)?;
     let roles = gdl.role_names();
+    if let Some(twice) = roles
+        .iter()
+        .enumerate()
+        .find(|(i, r)| roles[..*i].contains(r))
+    {
+        anyhow::bail!("{}: the role {} is declared twice", file.display(), twice.1);
+    }
     let state = gdl.initial_state();
     println!("roles: {}", roles.join(" "));
     println!("initial state: {} facts", state.len());
@@ -184,11 +191,32 @@ fn check_gdl(file: &Path, engine: Engine) -> anyhow::Result<()> {
         .iter()
         .map(|g| g.map_or("none".into(), |v| v.to_string()))
         .collect();
+    let end = if game.terminal {
+        ""
+    } else {
+        " (stopped there: no terminal state reached)"
+    };
     println!(
-        "a random game: {} steps, goals {}",
+        "a random game: {} steps, goals {}{end}",
         game.steps,
         goals.join(" ")
     );
+    // A terminal state must give every role one goal, a whole number from 0 to 100.
+    if game.terminal {
+        for (role, goal) in roles.iter().zip(&game.goals) {
+            match goal {
+                None => anyhow::bail!(
+                    "{}: {role} has no goal value in the terminal state the random game reached",
+                    file.display()
+                ),
+                Some(v) if *v > 100 => anyhow::bail!(
+                    "{}: {role}'s goal value {v} in the terminal state the random game reached is above 100",
+                    file.display()
+                ),
+                Some(_) => {}
+            }
+        }
+    }
     Ok(())
 }
 
