@@ -1577,3 +1577,33 @@ fn perft_counts_from_a_position_in_the_course_s_format() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn input_files_are_read_up_to_a_cap_named_in_one_line() {
+    let cases: [&[&str]; 5] = [
+        &["gdl", "check", "/dev/zero"],
+        &["perft", "5x5", "1", "--position", "/dev/zero"],
+        &["solve", "3x4", "--known", "/dev/zero"],
+        &["tune", "/dev/zero"],
+        &[
+            "match",
+            "--rules",
+            "/dev/zero",
+            "--white",
+            "x:1",
+            "--black",
+            "y:1",
+        ],
+    ];
+    for args in cases {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("/dev/zero"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(" MiB, the most read of a "),
+            "{args:?}: {stderr}"
+        );
+    }
+}
