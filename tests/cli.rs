@@ -918,6 +918,34 @@ fn help_explains_every_subcommand() {
     for sub in ["serve", "match", "tournament", "gdl", "perft", "bench"] {
         assert!(stdout.contains(sub), "{stdout}");
     }
+    // Every command's help, nested ones too, reads as prose: no rustdoc links or paths.
+    let mut commands: Vec<Vec<String>> = vec![Vec::new()];
+    let mut seen = 0;
+    while let Some(path) = commands.pop() {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = succeeded(&args);
+        for leak in ["[`", "super::", "crate::"] {
+            assert!(
+                !help.contains(leak),
+                "{leak:?} in `{}`:\n{help}",
+                args.join(" ")
+            );
+        }
+        seen += 1;
+        let listed = help
+            .lines()
+            .skip_while(|l| *l != "Commands:")
+            .skip(1)
+            .take_while(|l| !l.is_empty());
+        for line in listed {
+            let name = line.split_whitespace().next().unwrap();
+            if name != "help" {
+                commands.push(path.iter().cloned().chain([name.to_owned()]).collect());
+            }
+        }
+    }
+    assert!(seen > 12, "only {seen} commands' help read");
 }
 
 #[test]
