@@ -553,3 +553,15 @@ fn a_tournament_records_and_reports_each_program_s_cpu_time() {
     assert!(!stdout.contains("CPU time of r"), "{stdout}");
     let _ = std::fs::remove_file(&results);
 }
+
+#[test]
+fn help_prints_the_usage_on_stdout() {
+    let dir = scratch("help");
+    let out = run_in(&dir, &["--help"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("usage: halma "));
+    let out = run_in(&dir, &["--bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("usage: halma "));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
