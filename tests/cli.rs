@@ -1635,3 +1635,33 @@ fn input_files_are_read_up_to_a_cap_named_in_one_line() {
         );
     }
 }
+
+#[test]
+fn selfplay_refuses_to_report_a_score_of_no_games() {
+    let out = run(&[
+        "selfplay",
+        "tuned",
+        "baseline",
+        "--openings",
+        "2",
+        "--depth",
+        "1",
+        "--size",
+        "2x4",
+        "--opening-plies",
+        "20",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(stderr.contains("no games played"), "{stderr}");
+    assert!(stderr.contains("--opening-plies"), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
