@@ -1665,3 +1665,24 @@ fn selfplay_refuses_to_report_a_score_of_no_games() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn limits_are_stated_and_bad_values_refused_by_name() {
+    let help = succeeded(&["solve", "--help"]);
+    assert!(help.contains("PLIES (0, 1 or 2)"), "{help}");
+    let out = run(&["tournament", "--concurrency", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--concurrency"), "{stderr}");
+    // A directory opens as a file does; the error must still say which input it was.
+    let dir = std::env::temp_dir().join(format!("loa-input-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_loa"))
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains(&*dir.to_string_lossy()), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
