@@ -9,9 +9,9 @@
 //! knows none of them.
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
+
+use crate::input_file;
 
 /// The ridge penalty per position.
 const RIDGE: f64 = 1e-4;
@@ -394,21 +394,24 @@ pub fn read_files<T>(
     let mut left_out = 0;
     for path in paths {
         let path = path.as_ref();
-        let file = File::open(path)
-            .map_err(|e| format!("cannot open positions file {}: {e}", path.display()))?;
-        for (i, line) in BufReader::new(file).lines().enumerate() {
-            let at = |e: String| format!("{} line {}: {e}", path.display(), i + 1);
-            let line = line.map_err(|e| at(e.to_string()))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let sample = parse(&line).map_err(at)?;
-            if keep(&sample) {
-                samples.push(sample);
-            } else {
-                left_out += 1;
-            }
-        }
+        input_file::for_each_line(
+            path,
+            input_file::RECORDS,
+            input_file::MAX_RECORD_LINE,
+            |number, line| {
+                if line.trim().is_empty() {
+                    return Ok(());
+                }
+                let sample =
+                    parse(line).map_err(|e| format!("{} line {number}: {e}", path.display()))?;
+                if keep(&sample) {
+                    samples.push(sample);
+                } else {
+                    left_out += 1;
+                }
+                Ok(())
+            },
+        )?;
     }
     Ok((samples, left_out))
 }

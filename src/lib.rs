@@ -12,6 +12,7 @@ pub mod fit;
 pub mod game;
 pub mod games;
 pub mod gdl;
+pub mod input_file;
 pub mod mcts;
 pub mod memory;
 pub mod oneshot;

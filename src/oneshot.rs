@@ -43,6 +43,20 @@ pub fn main<S: GameSpec>(started: Instant) -> ExitCode {
     let Some(CourseProgram::Request(protocol)) = S::course_program() else {
         panic!("{}'s course program is not asked once per request", S::NAME);
     };
+    // The framework gives no arguments; a person asking for help must not be left
+    // waiting for a request on standard input.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [] => {}
+        [h] if h == "--help" || h == "-h" => {
+            print!("{}", usage(S::NAME, protocol));
+            return ExitCode::SUCCESS;
+        }
+        _ => {
+            eprint!("{}", usage(S::NAME, protocol));
+            return ExitCode::from(2);
+        }
+    }
     match receive(protocol, started + protocol.answer_within) {
         Ok(Request::Identify) => answer(protocol.agent_name),
         Ok(Request::Move { position, .. }) => {
@@ -53,6 +67,22 @@ pub fn main<S: GameSpec>(started: Instant) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The program's usage, for `--help` and for arguments it does not take.
+fn usage<G: Game>(name: &str, protocol: &RequestProtocol<G>) -> String {
+    let size = protocol.size;
+    format!(
+        "usage: {name}  (reads one request on standard input, answers on standard output)\n\
+         \n\
+         The request is `identify` (answered with the agent's name, {}), or `move`, a\n\
+         number, the board's size ({size}) and {size} board lines, in which the agent's\n\
+         pieces are to move (answered with one move). The answer comes within {:.1} s of\n\
+         the start; an unreadable request gets one line on standard error and exit\n\
+         status 1.\n",
+        protocol.agent_name,
+        protocol.answer_within.as_secs_f64()
+    )
 }
 
 /// Reads standard input line by line until it holds a whole request, or it ends, or

@@ -127,6 +127,13 @@ pub fn run<S: GameSpec>(
     let second = evaluation::<S>(&config.second)?.evaluator;
     let start = start::<S>(config.size.as_deref(), config.variant.as_deref())?;
     let openings = openings(&start, config);
+    if openings.is_empty() {
+        return Err(format!(
+            "no games played: every random opening of {} plies ended the game (take fewer \
+             --opening-plies)",
+            config.opening_plies
+        ));
+    }
     let total = std::sync::Mutex::new(Wdl::default());
     let next = std::sync::atomic::AtomicUsize::new(0);
     thread::scope(|s| {

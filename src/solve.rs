@@ -447,8 +447,8 @@ fn legal_moves<G: Game>(position: &G) -> G::MoveList {
 /// The positions of a `--known` file and what is proven of each (merged when a key comes
 /// twice), for the side to move there.
 fn read_known(path: &Path) -> Result<HashMap<u64, (Outcome, Outcome)>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("--known: cannot read {}: {e}", path.display()))?;
+    let text = crate::input_file::read_to_string(path, crate::input_file::POSITIONS)
+        .map_err(|e| format!("--known: {e}"))?;
     let rank = |o: Outcome| match o {
         Outcome::Loss => 0,
         Outcome::Draw => 1,

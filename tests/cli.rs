@@ -918,6 +918,34 @@ fn help_explains_every_subcommand() {
     for sub in ["serve", "match", "tournament", "gdl", "perft", "bench"] {
         assert!(stdout.contains(sub), "{stdout}");
     }
+    // Every command's help, nested ones too, reads as prose: no rustdoc links or paths.
+    let mut commands: Vec<Vec<String>> = vec![Vec::new()];
+    let mut seen = 0;
+    while let Some(path) = commands.pop() {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = succeeded(&args);
+        for leak in ["[`", "super::", "crate::"] {
+            assert!(
+                !help.contains(leak),
+                "{leak:?} in `{}`:\n{help}",
+                args.join(" ")
+            );
+        }
+        seen += 1;
+        let listed = help
+            .lines()
+            .skip_while(|l| *l != "Commands:")
+            .skip(1)
+            .take_while(|l| !l.is_empty());
+        for line in listed {
+            let name = line.split_whitespace().next().unwrap();
+            if name != "help" {
+                commands.push(path.iter().cloned().chain([name.to_owned()]).collect());
+            }
+        }
+    }
+    assert!(seen > 12, "only {seen} commands' help read");
 }
 
 #[test]
@@ -1657,4 +1685,85 @@ fn perft_counts_from_a_position_in_the_course_s_format() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn input_files_are_read_up_to_a_cap_named_in_one_line() {
+    let cases: [&[&str]; 5] = [
+        &["gdl", "check", "/dev/zero"],
+        &["perft", "5x5", "1", "--position", "/dev/zero"],
+        &["solve", "3x4", "--known", "/dev/zero"],
+        &["tune", "/dev/zero"],
+        &[
+            "match",
+            "--rules",
+            "/dev/zero",
+            "--white",
+            "x:1",
+            "--black",
+            "y:1",
+        ],
+    ];
+    for args in cases {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("/dev/zero"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(" MiB, the most read of a "),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn selfplay_refuses_to_report_a_score_of_no_games() {
+    let out = run(&[
+        "selfplay",
+        "tuned",
+        "baseline",
+        "--openings",
+        "2",
+        "--depth",
+        "1",
+        "--size",
+        "2x4",
+        "--opening-plies",
+        "20",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(stderr.contains("no games played"), "{stderr}");
+    assert!(stderr.contains("--opening-plies"), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn limits_are_stated_and_bad_values_refused_by_name() {
+    let help = succeeded(&["solve", "--help"]);
+    assert!(help.contains("PLIES (0, 1 or 2)"), "{help}");
+    let out = run(&["tournament", "--concurrency", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--concurrency"), "{stderr}");
+    // A directory opens as a file does; the error must still say which input it was.
+    let dir = std::env::temp_dir().join(format!("loa-input-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_loa"))
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains(&*dir.to_string_lossy()), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

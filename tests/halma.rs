@@ -229,6 +229,29 @@ fn blank_lines_carriage_returns_and_trailing_spaces_are_read() {
 }
 
 #[test]
+fn a_huge_time_counts_as_an_hour_and_never_panics() {
+    // Black's one piece in the far corner, walled in but for one step: played at once.
+    let mut rows = vec![vec![b'.'; 16]; 16];
+    rows[15][15] = b'B';
+    for (x, y) in [(14, 15), (13, 15), (14, 14), (13, 13)] {
+        rows[y][x] = b'W';
+    }
+    let board: String = rows
+        .iter()
+        .map(|r| String::from_utf8(r.clone()).unwrap() + "\n")
+        .collect();
+    let dir = scratch("huge-time");
+    for time in ["1e12", "1e19", "1e20", "1e308"] {
+        for mode in ["SINGLE", "GAME"] {
+            play(&dir, &format!("{mode}\nBLACK\n{time}\n{board}"));
+            let answer = std::fs::read_to_string(dir.join("output.txt")).unwrap();
+            assert_eq!(answer, "E 15,15 15,14\n", "{mode} {time}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn malformed_input_gets_one_stderr_line_a_failure_and_no_output() {
     let (good, _) = EXAMPLES[0];
     let cases: Vec<(String, &str)> = vec![
@@ -529,4 +552,16 @@ fn a_tournament_records_and_reports_each_program_s_cpu_time() {
     assert!(report.contains(&left_s), "{report}");
     assert!(!stdout.contains("CPU time of r"), "{stdout}");
     let _ = std::fs::remove_file(&results);
+}
+
+#[test]
+fn help_prints_the_usage_on_stdout() {
+    let dir = scratch("help");
+    let out = run_in(&dir, &["--help"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("usage: halma "));
+    let out = run_in(&dir, &["--bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("usage: halma "));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

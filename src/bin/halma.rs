@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use ggp_player::games::halma::agent;
 
+const USAGE: &str = "usage: halma            (reads input.txt, writes output.txt)\n       halma calibrate  (writes calibration.txt)";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let here = Path::new(".");
@@ -46,10 +48,12 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        [h] if h == "--help" || h == "-h" => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
         _ => {
-            eprintln!(
-                "usage: halma            (reads input.txt, writes output.txt)\n       halma calibrate  (writes calibration.txt)"
-            );
+            eprintln!("{USAGE}");
             ExitCode::from(2)
         }
     }

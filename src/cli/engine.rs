@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use ggp_player::spec::{self, GameSpec, Tool};
-use ggp_player::{bench, games, memory, search};
+use ggp_player::{bench, games, input_file, memory, search};
 
 use super::{GameArgs, parse_hash_mb};
 
@@ -73,8 +73,8 @@ impl Tool for PerftArgs {
         let mut position = spec::start::<S>(Some(&self.size), self.game.variant.as_deref())
             .map_err(anyhow::Error::msg)?;
         if let Some(path) = &self.position {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+            let text = input_file::read_to_string(path, input_file::POSITIONS)
+                .map_err(anyhow::Error::msg)?;
             position = spec::read_position::<S>(&text)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use ggp_player::games;
 use ggp_player::gdl::{Engine, Evaluator, Gdl, RACE_TIME, playouts_in};
 use ggp_player::mcts::cutoff::{CutoffSetting, Detection, WALKS};
 use ggp_player::mcts::heuristic::{self, HeuristicSetting};
@@ -14,6 +13,7 @@ use ggp_player::mcts::{Budget, Mcts, Playouts, Timer};
 use ggp_player::rng::seeded;
 use ggp_player::sexpr::Sexpr;
 use ggp_player::spec::{self, GameSpec, Tool};
+use ggp_player::{games, input_file};
 
 use super::GameArgs;
 
@@ -135,8 +135,7 @@ impl Tool for PrintGdl {
 
 /// The rules of `file`.
 fn read(file: &Path) -> anyhow::Result<Vec<Sexpr>> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text = input_file::read_to_string(file, input_file::RULES).map_err(anyhow::Error::msg)?;
     Sexpr::parse_all(&text).with_context(|| format!("{} is not valid GDL", file.display()))
 }
 

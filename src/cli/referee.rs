@@ -109,10 +109,10 @@ pub struct TournamentArgs {
     /// Games per pairing, size and play clock; colours alternate.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     games: u32,
-    /// Matches played at once (default: one per two cores, so that each player's search
-    /// gets a core).
-    #[arg(long)]
-    concurrency: Option<usize>,
+    /// Matches played at once, at least 1 (default: one per two cores, so that each
+    /// player's search gets a core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    concurrency: Option<u32>,
     /// Whose way of writing messages to imitate.
     #[arg(long, value_enum, default_value_t = Dialect::GgpBase)]
     dialect: Dialect,
@@ -256,7 +256,7 @@ pub fn run_tournament(args: TournamentArgs) -> anyhow::Result<()> {
         play_clocks: args.playclocks,
         start_clock: args.startclock,
         games: args.games,
-        concurrency: args.concurrency.unwrap_or(cores / 2).max(1),
+        concurrency: args.concurrency.map_or(cores / 2, |c| c as usize).max(1),
         dialect: args.dialect,
         results: args.results,
         resume: args.resume,

@@ -45,7 +45,7 @@ pub struct SolveArgs {
     /// Seconds between two saves of --checkpoint.
     #[arg(long, default_value_t = 600.0, value_parser = parse_seconds)]
     pub checkpoint_every: f64,
-    /// Alpha-beta: also solve every position up to PLIES moves from the start and
+    /// Alpha-beta: also solve every position up to PLIES (0, 1 or 2) moves from the start and
     /// print, for the start and each of them, the moves that keep its value, one JSON
     /// line each (the source of the player's table of solved openings). --time covers
     /// the whole run.

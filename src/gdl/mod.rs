@@ -63,9 +63,11 @@ use crate::sexpr::Sexpr;
 /// Which model answers a [`Gdl`]'s queries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Engine {
+    // The race at START is `Gdl::keep_the_faster`; clap shows this variant's doc comment
+    // as its help, so the comment says it in words.
     /// The propositional network where the rules can be grounded within its size
-    /// bound, else the reasoner. (The player also races the two at START:
-    /// [`Gdl::keep_the_faster`].)
+    /// bound, else the reasoner. (The player also races the two at START and keeps the
+    /// faster.)
     #[default]
     Auto,
     /// The bottom-up reasoner alone.

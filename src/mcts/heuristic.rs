@@ -39,8 +39,9 @@ pub enum HeuristicSetting {
     Auto,
     /// With whatever counts say anything of the result, however little (for measuring).
     On,
+    // The fit is `super::learnt`'s; clap shows the doc comment as the help.
     /// With a weight for every fluent, fitted to random games' results, where it
-    /// predicts held-out games better than a constant ([`super::learnt`]).
+    /// predicts held-out games better than a constant.
     Learnt,
     /// Never: playouts as without heuristics.
     #[default]

@@ -44,8 +44,9 @@ pub enum Playouts {
     /// As MAST, each move rated also by its average reward right after the move before it
     /// (N-grams of two moves), where that pair was played often enough.
     Nst,
+    // The choice is `super::choice`'s; clap shows the doc comment as the help.
     /// Chosen per game in the start clock by a few quick games of MAST against random
-    /// playouts ([`super::choice`]); MAST until then, or where nothing chooses.
+    /// playouts; MAST until then, or where nothing chooses.
     #[default]
     Auto,
 }

@@ -103,8 +103,7 @@ impl GgpGame {
 
     /// The game of a GDL (KIF) file, refereed by the reasoner and named after the file.
     pub fn from_file(path: &Path) -> Result<GgpGame, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = crate::input_file::read_to_string(path, crate::input_file::RULES)?;
         let invalid = |e: String| format!("{} is not valid GDL: {e}", path.display());
         let rules = Sexpr::parse_all(&text).map_err(|e| invalid(e.to_string()))?;
         let gdl = compile(&rules).map_err(invalid)?;

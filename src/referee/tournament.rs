@@ -6,8 +6,8 @@
 //! the results, the table and the statistics are the same for both.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::fs::OpenOptions;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -23,8 +23,8 @@ use super::play_clock::PlayClock;
 use super::players::{PlayerSpec, RunningPlayer};
 use super::record::MatchRecord;
 use super::stats::{Sprt, Verdict, Wdl};
-use crate::games;
 use crate::spec::{self, GameSpec};
+use crate::{games, input_file};
 
 #[derive(Clone, Debug)]
 pub struct Entrant {
@@ -287,19 +287,25 @@ pub fn read_results(path: &Path) -> Result<Vec<MatchRecord>, TournamentError> {
         path: path.to_path_buf(),
         error,
     };
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(err(e.to_string())),
-    };
-    let mut records = Vec::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| err(e.to_string()))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        records.push(serde_json::from_str(&line).map_err(|e| err(format!("line {}: {e}", i + 1)))?);
+    if let Err(e) = std::fs::metadata(path)
+        && e.kind() == std::io::ErrorKind::NotFound
+    {
+        return Ok(Vec::new());
     }
+    let mut records = Vec::new();
+    input_file::for_each_line(
+        path,
+        input_file::RESULTS,
+        input_file::MAX_RECORD_LINE,
+        |number, line| {
+            if !line.trim().is_empty() {
+                records
+                    .push(serde_json::from_str(line).map_err(|e| format!("line {number}: {e}"))?);
+            }
+            Ok(())
+        },
+    )
+    .map_err(err)?;
     Ok(records)
 }
 

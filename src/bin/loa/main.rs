@@ -103,9 +103,15 @@ fn main() -> ExitCode {
 /// Standard input, or the file INPUT.
 fn open_input(path: Option<&PathBuf>) -> Result<Box<dyn BufRead + Send>, String> {
     Ok(match path {
-        Some(path) => Box::new(BufReader::new(
-            File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
-        )),
+        Some(path) => {
+            let cannot = |e: String| format!("cannot read {}: {e}", path.display());
+            let file = File::open(path).map_err(|e| cannot(e.to_string()))?;
+            // A directory opens, and fails only at the first read, which knows no name.
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(cannot("it is a directory".into()));
+            }
+            Box::new(BufReader::new(file))
+        }
         None => Box::new(BufReader::new(io::stdin())),
     })
 }

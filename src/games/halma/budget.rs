@@ -43,6 +43,11 @@ const NODES_PER_CHECK: f64 = 2048.0;
 /// the 2-core machine it was written on (1.2–2.2 million in `bench`).
 pub const DEFAULT_NODES_PER_SECOND: f64 = 500_000.0;
 
+/// The most seconds an input's time counts for: the course's clocks are a few hundred
+/// seconds at most, and a larger time (up to `1e308`) would overflow the clock's marks.
+/// A play given more still answers, within the budget of this time.
+pub const MAX_SECONDS: f64 = 3600.0;
+
 /// The marks on the process's CPU clock for one play.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
@@ -78,7 +83,8 @@ pub fn budget(
     used: Duration,
     nodes_per_second: f64,
 ) -> Option<Budget> {
-    let total = Duration::from_secs_f64(seconds.max(0.0));
+    // NaN (which the input refuses) would be no time at all.
+    let total = Duration::try_from_secs_f64(seconds.clamp(0.0, MAX_SECONDS)).unwrap_or_default();
     let (cap, target) = match mode {
         Mode::Single => {
             let cap = total.mul_f64(SINGLE_SHARE);
@@ -126,6 +132,22 @@ mod tests {
         assert!(early.hard < late.hard);
         assert!(early.hard <= Duration::from_secs(300) / plays_left(450) as u32 * 3);
         assert!(late.hard <= Duration::from_secs(75));
+    }
+
+    #[test]
+    fn a_huge_time_counts_as_the_cap() {
+        for seconds in [1e12, 1e19, 1e20, f64::MAX] {
+            for mode in [Mode::Single, Mode::Game] {
+                let b = budget(mode, seconds, 450, CAP_PLAYS, MS(2), 1e6).unwrap();
+                let capped = budget(mode, MAX_SECONDS, 450, CAP_PLAYS, MS(2), 1e6);
+                assert_eq!(Some(b), capped);
+                assert!(b.hard <= Duration::from_secs_f64(MAX_SECONDS * SINGLE_SHARE));
+            }
+        }
+        assert_eq!(
+            budget(Mode::Single, f64::NAN, 450, CAP_PLAYS, MS(2), 1e6),
+            None
+        );
     }
 
     #[test]
