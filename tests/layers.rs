@@ -11,7 +11,7 @@ use std::path::Path;
 /// layer first. The binaries (`main.rs`, `cli/`, `bin/`) sit above them all; being other
 /// crates, nothing in the library can name them.
 const LAYERS: &[&[&str]] = &[
-    &["rng", "sexpr", "memory", "fit"],
+    &["rng", "sexpr", "memory", "fit", "input_file"],
     &["game", "gdl"],
     &["search", "mcts"],
     &["spec"],
