@@ -997,8 +997,7 @@ fn gdl_prints_the_project_rules_and_checks_files() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 
-    // A terminal state's goals must be one whole number from 0 to 100 per role, and a
-    // role is declared once.
+    // A terminal state's goals must be one whole number from 0 to 100 per role.
     let game = "(init (step 0)) (<= (legal white go) (true (step 0))) \
                 (<= (next (step 1)) (does white go)) (<= terminal (true (step 1)))";
     for (rules, needle) in [
@@ -1008,21 +1007,20 @@ fn gdl_prints_the_project_rules_and_checks_files() {
         ),
         (
             "(role white) (<= (goal white 100) (true (step 0)))",
-            "white has no goal value",
-        ),
-        (
-            "(role white) (role white) (<= (goal white 100) (true (step 1)))",
-            "declared twice",
+            "warning: white has no goal value",
         ),
     ] {
         let path = std::env::temp_dir().join(format!("ggp-check-{}.gdl", std::process::id()));
         std::fs::write(&path, format!("{rules} {game}")).unwrap();
         let out = run(&["gdl", "check", path.to_str().unwrap()]);
         let _ = std::fs::remove_file(&path);
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        // Faulty, but found in sheets in use (a missing goal): a warning, counted as 0.
+        let warned = needle.starts_with("warning");
+        let said = if warned { &out.stdout } else { &out.stderr };
+        let said = String::from_utf8_lossy(said);
         assert!(
-            !out.status.success() && stderr.contains(needle),
-            "{rules}: {stderr}"
+            out.status.success() == warned && said.contains(needle),
+            "{rules}: {said}"
         );
     }
     let out = run(&["gdl", "breakthrough", "12x3"]);
