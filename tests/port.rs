@@ -301,3 +301,50 @@ fn http_edge_cases_get_their_exact_status_and_the_server_keeps_serving() {
         "{reply}"
     );
 }
+
+/// STARTs sent at once to a player that plays one match: one is `ready`, the others 503,
+/// and the page's list has the admitted match alone (it showed the refused ones live for
+/// ever).
+#[test]
+fn concurrent_starts_beyond_max_matches_leave_no_phantom_match() {
+    let p = serve(&["--max-matches", "1"]);
+    let rules = rules_line("8x8");
+    let at_once = std::sync::Arc::new(std::sync::Barrier::new(20));
+    let senders: Vec<_> = (0..20)
+        .map(|i| {
+            let (rules, at_once, port) = (rules.clone(), at_once.clone(), p.port);
+            std::thread::spawn(move || {
+                let start = format!("(START r{i} white ({rules}) 10 5)");
+                let request = format!(
+                    "POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: {}\r\n\r\n{start}",
+                    start.len()
+                );
+                at_once.wait();
+                (format!("r{i}"), raw("127.0.0.1", port, &request).unwrap())
+            })
+        })
+        .collect();
+    let replies: Vec<(String, String)> = senders.into_iter().map(|s| s.join().unwrap()).collect();
+    let admitted: Vec<&str> = replies
+        .iter()
+        .filter(|(_, reply)| status_of(reply) == 200)
+        .map(|(id, _)| id.as_str())
+        .collect();
+    assert_eq!(admitted.len(), 1, "{replies:?}");
+    for (_, reply) in replies.iter().filter(|(_, reply)| status_of(reply) != 200) {
+        assert_eq!(status_of(reply), 503, "{reply}");
+        assert!(body_of(reply).contains("--max-matches"), "{reply}");
+    }
+    let reply = raw(
+        "127.0.0.1",
+        p.port,
+        &format!(
+            "GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            p.port
+        ),
+    )
+    .unwrap();
+    assert_eq!(status_of(&reply), 200, "{reply}");
+    let list: Value = serde_json::from_str(body_of(&reply)).unwrap();
+    assert_eq!(match_ids(&list), admitted, "{list}");
+}
