@@ -290,6 +290,86 @@ fn http_edge_cases_get_their_exact_status_and_the_server_keeps_serving() {
     assert_eq!(status_of(&reply), 413, "{reply}");
     assert!(body_of(&reply).contains("1048576 bytes (1 MiB)"), "{reply}");
 
+    // A path that is not there is 404 whatever the method, not a 405 whose Allow says
+    // GET would do; a method a path does not take is 405 with what to use instead.
+    let request = |method: &str, path: &str| {
+        raw(
+            "127.0.0.1",
+            p.port,
+            &format!("{method} {path} HTTP/1.1\r\n{host}Content-Length: 0\r\n\r\n"),
+        )
+        .unwrap()
+    };
+    let allow = |reply: &str| {
+        reply.lines().find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("allow: ")
+                .map(str::to_owned)
+        })
+    };
+    for (method, path) in [
+        ("GET", "/nosuch"),
+        ("GET", "/favicon.ico"),
+        ("HEAD", "/nosuch"),
+        ("PUT", "/nosuch"),
+    ] {
+        let reply = request(method, path);
+        assert_eq!(status_of(&reply), 404, "{method} {path}: {reply}");
+        assert_eq!(allow(&reply), None, "{reply}");
+        if method != "HEAD" {
+            assert!(body_of(&reply).starts_with("no such page: "), "{reply}");
+            assert_eq!(body_of(&reply).lines().count(), 1, "{reply}");
+        }
+    }
+    let reply = request("GET", "/");
+    assert_eq!(status_of(&reply), 200, "{reply}");
+    assert!(body_of(&reply).contains("<html"), "{reply}");
+    let reply = request("PUT", "/");
+    assert_eq!(status_of(&reply), 405, "{reply}");
+    assert_eq!(allow(&reply).as_deref(), Some("get, head, post"), "{reply}");
+    assert!(
+        body_of(&reply).contains("POST / with an S-expression body"),
+        "{reply}"
+    );
+    let reply = request("DELETE", "/app.js");
+    assert_eq!(status_of(&reply), 405, "{reply}");
+    assert_eq!(
+        body_of(&reply),
+        "DELETE is not allowed on /app.js; use GET\n",
+        "{reply}"
+    );
+    for (method, path, error, allowed) in [
+        (
+            "DELETE",
+            "/api/matches",
+            "DELETE is not allowed on /api/matches; use GET",
+            "get, head",
+        ),
+        (
+            "POST",
+            "/api/matches/1",
+            "POST is not allowed on /api/matches/1; use GET",
+            "get, head",
+        ),
+        (
+            "GET",
+            "/api/games/1/moves",
+            "GET is not allowed on /api/games/1/moves; use POST",
+            "post",
+        ),
+        (
+            "PUT",
+            "/api/games",
+            "PUT is not allowed on /api/games; use GET or POST",
+            "get, post, head",
+        ),
+    ] {
+        let reply = request(method, path);
+        assert_eq!(status_of(&reply), 405, "{method} {path}: {reply}");
+        assert_eq!(json_error(&reply), error, "{reply}");
+        assert_eq!(allow(&reply).as_deref(), Some(allowed), "{reply}");
+    }
+
     let reply = raw(
         "127.0.0.1",
         p.port,

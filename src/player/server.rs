@@ -414,13 +414,45 @@ pub fn app(player: Arc<Player>) -> Router {
 }
 
 /// [`app`] with the web page: `GET /` is the page, its files and API are beside it, and
-/// every other request (`POST /` above all) is GGP's.
+/// `POST /` is GGP's (a POST to any other path too, as [`app`] takes it); any other
+/// request for a path that is not the page's is 404, not 405: no method would do.
 pub fn app_with_page(player: Arc<Player>, site: Arc<Site>, gate: Gate) -> Router {
     let ggp = Router::new()
-        .route("/", get(web::page).fallback(ggp))
-        .fallback(ggp)
+        .route("/", get(web::page).post(ggp).fallback(not_get_or_post))
+        .fallback(elsewhere)
         .with_state(player);
     front(web::router(site).merge(ggp), gate)
+}
+
+/// A method `/` does not take: it is the page's (GET) and GGP's (POST).
+async fn not_get_or_post(method: Method) -> Response {
+    warn!(%method, "neither GET nor POST on /: refused");
+    let mut response = error_reply(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &format!(
+            "{method} is not allowed on /: GET / is the web page, and GGP messages are sent \
+             as POST / with an S-expression body"
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD, POST"));
+    response
+}
+
+/// A path that is neither `/` nor the page's: GGP's when POSTed, else there is nothing.
+async fn elsewhere(player: State<Arc<Player>>, request: axum::extract::Request) -> Response {
+    if request.method() == Method::POST {
+        return ggp(player, request).await;
+    }
+    let path = request.uri().path();
+    debug!(method = %request.method(), path, "no such page");
+    error_reply(
+        StatusCode::NOT_FOUND,
+        &format!(
+            "no such page: {path} (the web page is GET /, and GGP messages are sent as POST /)"
+        ),
+    )
 }
 
 /// The gate, the body limit, the wording of refusals, and `Connection: close`.
@@ -521,10 +553,14 @@ async fn ggp(State(player): State<Arc<Player>>, request: axum::extract::Request)
     let received = Instant::now();
     if request.method() != Method::POST {
         warn!(method = %request.method(), "not a POST: refused");
-        return error_reply(
+        let mut response = error_reply(
             StatusCode::METHOD_NOT_ALLOWED,
             "GGP messages are sent as POST / with an S-expression body",
         );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        return response;
     }
     let body = match tokio::time::timeout(
         READ_TIMEOUT,
