@@ -143,9 +143,23 @@ impl ServeConfig {
         }
     }
 
-    /// Each match's table, in MiB: an equal share of the total (at least 1).
+    /// Each match's table, in MiB: an equal share of the total, at least 1 since
+    /// [`ServeConfig::check_hash`] refuses a total smaller than that.
     pub fn match_hash_mb(&self) -> usize {
         (self.agent.hash_mb / self.max_matches.max(1)).max(1)
+    }
+
+    /// Refuses a total that cannot give each match its 1 MiB: rounding each share up
+    /// would let the tables together pass `--hash-mb`, which they never may.
+    pub fn check_hash(&self) -> Result<(), ServeError> {
+        let (hash_mb, max_matches) = (self.agent.hash_mb, self.max_matches.max(1));
+        if hash_mb < max_matches {
+            return Err(ServeError::HashBelowMatches {
+                hash_mb,
+                max_matches,
+            });
+        }
+        Ok(())
     }
 
     fn player_config(&self) -> PlayerConfig {
@@ -176,6 +190,12 @@ pub enum ServeError {
     },
     #[error("bad player name {0:?}: it must be one token, without spaces, parentheses or ';'")]
     BadName(String),
+    #[error(
+        "--hash-mb {hash_mb} is less than --max-matches {max_matches}: each match needs a \
+         table of at least 1 MiB, so give --hash-mb {max_matches} or more, or --max-matches \
+         {hash_mb} or fewer"
+    )]
+    HashBelowMatches { hash_mb: usize, max_matches: usize },
     #[error("cannot start the search threads: {0}")]
     Threads(io::Error),
 }
@@ -216,6 +236,7 @@ pub async fn serve(
     if !is_valid_name(&config.name) {
         return Err(ServeError::BadName(config.name));
     }
+    config.check_hash()?;
     let site = Site::with_test_games(config.include_test_games).map_err(ServeError::Threads)?;
     let player = Player::new(config.player_config()).with_observer(site.store.clone());
     let addr = listener
