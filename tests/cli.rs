@@ -1765,3 +1765,49 @@ fn limits_are_stated_and_bad_values_refused_by_name() {
     assert!(stderr.contains(&*dir.to_string_lossy()), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Each match's table is at least 1 MiB, so a total below --max-matches cannot be kept:
+/// `serve` refuses it at the start (it rounded each share up to 1 MiB, 1 GiB in all).
+#[test]
+fn serve_refuses_a_hash_total_smaller_than_its_matches() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let port = free_port().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ggp-player"))
+        .args(["serve", "--port", &port, "--no-ponder", "--threads", "1"])
+        .args(["--hash-mb", "8", "--max-matches", "1024"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("serve started with --hash-mb 8 and --max-matches 1024");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "error: --hash-mb 8 is less than --max-matches 1024: each match needs a table of at \
+         least 1 MiB, so give --hash-mb 1024 or more, or --max-matches 8 or fewer"
+    );
+    // One MiB a match is enough.
+    let config = |hash_mb, max_matches| ggp_player::player::ServeConfig {
+        agent: ggp_player::agent::AgentConfig {
+            hash_mb,
+            ..ggp_player::agent::AgentConfig::default()
+        },
+        max_matches,
+        ..ggp_player::player::ServeConfig::default()
+    };
+    assert!(config(8, 8).check_hash().is_ok());
+    assert_eq!(config(8, 8).match_hash_mb(), 1);
+    assert!(config(7, 8).check_hash().is_err());
+}

@@ -290,6 +290,86 @@ fn http_edge_cases_get_their_exact_status_and_the_server_keeps_serving() {
     assert_eq!(status_of(&reply), 413, "{reply}");
     assert!(body_of(&reply).contains("1048576 bytes (1 MiB)"), "{reply}");
 
+    // A path that is not there is 404 whatever the method, not a 405 whose Allow says
+    // GET would do; a method a path does not take is 405 with what to use instead.
+    let request = |method: &str, path: &str| {
+        raw(
+            "127.0.0.1",
+            p.port,
+            &format!("{method} {path} HTTP/1.1\r\n{host}Content-Length: 0\r\n\r\n"),
+        )
+        .unwrap()
+    };
+    let allow = |reply: &str| {
+        reply.lines().find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("allow: ")
+                .map(str::to_owned)
+        })
+    };
+    for (method, path) in [
+        ("GET", "/nosuch"),
+        ("GET", "/favicon.ico"),
+        ("HEAD", "/nosuch"),
+        ("PUT", "/nosuch"),
+    ] {
+        let reply = request(method, path);
+        assert_eq!(status_of(&reply), 404, "{method} {path}: {reply}");
+        assert_eq!(allow(&reply), None, "{reply}");
+        if method != "HEAD" {
+            assert!(body_of(&reply).starts_with("no such page: "), "{reply}");
+            assert_eq!(body_of(&reply).lines().count(), 1, "{reply}");
+        }
+    }
+    let reply = request("GET", "/");
+    assert_eq!(status_of(&reply), 200, "{reply}");
+    assert!(body_of(&reply).contains("<html"), "{reply}");
+    let reply = request("PUT", "/");
+    assert_eq!(status_of(&reply), 405, "{reply}");
+    assert_eq!(allow(&reply).as_deref(), Some("get, head, post"), "{reply}");
+    assert!(
+        body_of(&reply).contains("POST / with an S-expression body"),
+        "{reply}"
+    );
+    let reply = request("DELETE", "/app.js");
+    assert_eq!(status_of(&reply), 405, "{reply}");
+    assert_eq!(
+        body_of(&reply),
+        "DELETE is not allowed on /app.js; use GET\n",
+        "{reply}"
+    );
+    for (method, path, error, allowed) in [
+        (
+            "DELETE",
+            "/api/matches",
+            "DELETE is not allowed on /api/matches; use GET",
+            "get, head",
+        ),
+        (
+            "POST",
+            "/api/matches/1",
+            "POST is not allowed on /api/matches/1; use GET",
+            "get, head",
+        ),
+        (
+            "GET",
+            "/api/games/1/moves",
+            "GET is not allowed on /api/games/1/moves; use POST",
+            "post",
+        ),
+        (
+            "PUT",
+            "/api/games",
+            "PUT is not allowed on /api/games; use GET or POST",
+            "get, post, head",
+        ),
+    ] {
+        let reply = request(method, path);
+        assert_eq!(status_of(&reply), 405, "{method} {path}: {reply}");
+        assert_eq!(json_error(&reply), error, "{reply}");
+        assert_eq!(allow(&reply).as_deref(), Some(allowed), "{reply}");
+    }
+
     let reply = raw(
         "127.0.0.1",
         p.port,
@@ -300,4 +380,51 @@ fn http_edge_cases_get_their_exact_status_and_the_server_keeps_serving() {
         reply.ends_with("((name ggp-player) (status available))"),
         "{reply}"
     );
+}
+
+/// STARTs sent at once to a player that plays one match: one is `ready`, the others 503,
+/// and the page's list has the admitted match alone (it showed the refused ones live for
+/// ever).
+#[test]
+fn concurrent_starts_beyond_max_matches_leave_no_phantom_match() {
+    let p = serve(&["--max-matches", "1"]);
+    let rules = rules_line("8x8");
+    let at_once = std::sync::Arc::new(std::sync::Barrier::new(20));
+    let senders: Vec<_> = (0..20)
+        .map(|i| {
+            let (rules, at_once, port) = (rules.clone(), at_once.clone(), p.port);
+            std::thread::spawn(move || {
+                let start = format!("(START r{i} white ({rules}) 10 5)");
+                let request = format!(
+                    "POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: {}\r\n\r\n{start}",
+                    start.len()
+                );
+                at_once.wait();
+                (format!("r{i}"), raw("127.0.0.1", port, &request).unwrap())
+            })
+        })
+        .collect();
+    let replies: Vec<(String, String)> = senders.into_iter().map(|s| s.join().unwrap()).collect();
+    let admitted: Vec<&str> = replies
+        .iter()
+        .filter(|(_, reply)| status_of(reply) == 200)
+        .map(|(id, _)| id.as_str())
+        .collect();
+    assert_eq!(admitted.len(), 1, "{replies:?}");
+    for (_, reply) in replies.iter().filter(|(_, reply)| status_of(reply) != 200) {
+        assert_eq!(status_of(reply), 503, "{reply}");
+        assert!(body_of(reply).contains("--max-matches"), "{reply}");
+    }
+    let reply = raw(
+        "127.0.0.1",
+        p.port,
+        &format!(
+            "GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            p.port
+        ),
+    )
+    .unwrap();
+    assert_eq!(status_of(&reply), 200, "{reply}");
+    let list: Value = serde_json::from_str(body_of(&reply)).unwrap();
+    assert_eq!(match_ids(&list), admitted, "{list}");
 }

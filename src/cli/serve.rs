@@ -109,7 +109,8 @@ pub struct ServeArgs {
     threads: Option<u16>,
     /// Transposition tables' total in MiB, shared equally among the matches the player
     /// plays at once: each match's table (or Monte-Carlo tree, in games played by MCTS)
-    /// is hash-mb / max-matches, kept for the match.
+    /// is hash-mb / max-matches, kept for the match. At least 1 MiB a match: a total
+    /// below --max-matches is refused.
     #[arg(long, default_value_t = server::DEFAULT_TOTAL_HASH_MB, value_parser = parse_hash_mb)]
     hash_mb: usize,
     /// Matches played at once; a START for another one is refused until one ends (STOP,
@@ -163,6 +164,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         allow_hosts: args.allow_hosts,
         include_test_games: args.include_test_games,
     };
+    config.check_hash()?;
     memory::check_table(args.hash_mb, "--hash-mb (all matches' tables together)")
         .map_err(anyhow::Error::msg)?;
     anyhow::ensure!(

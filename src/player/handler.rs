@@ -282,15 +282,33 @@ impl Player {
         }
         let ponder = if ponders { session.ponder() } else { None };
         let budget = self.search_time(play_clock);
+        let (model, agent, solved) = (session.model(), session.agent(), session.solved());
+        let snapshot = self.observer.as_ref().map(|_| session.snapshot());
+        let entry = Entry {
+            session: Arc::new(Mutex::new(session)),
+            last_seen: received,
+            idle_limit: start_clock + play_clock + IDLE_GRACE,
+        };
+        // Admitted, registered and shown to the observer under one lock: a START refused
+        // here (others filled the room since the first check) leaves no trace, and a PLAY
+        // for the match can only be reported after its start.
+        let replaced = {
+            let mut matches = self.matches();
+            self.check_room(&matches, &match_id)?;
+            if let (Some(observer), Some(snapshot)) = (&self.observer, snapshot) {
+                observer.started(&match_id, snapshot, start_clock, play_clock, model);
+            }
+            matches.insert(match_id.clone(), entry)
+        };
         info!(
             match_id,
             role,
-            model = session.model(),
+            model,
             start_clock_s = start_clock.as_secs_f64(),
             play_clock_s = play_clock.as_secs_f64(),
             search_ms = budget.as_millis() as u64,
-            agent = session.agent(),
-            solved = session.solved(),
+            agent,
+            solved,
             "match started"
         );
         if play_clock.saturating_sub(self.config.margin) < play_clock / 10 {
@@ -301,25 +319,6 @@ impl Player {
                 budget.as_millis()
             );
         }
-        if let Some(observer) = &self.observer {
-            observer.started(
-                &match_id,
-                session.snapshot(),
-                start_clock,
-                play_clock,
-                session.model(),
-            );
-        }
-        let entry = Entry {
-            session: Arc::new(Mutex::new(session)),
-            last_seen: received,
-            idle_limit: start_clock + play_clock + IDLE_GRACE,
-        };
-        let replaced = {
-            let mut matches = self.matches();
-            self.check_room(&matches, &match_id)?;
-            matches.insert(match_id.clone(), entry)
-        };
         if replaced.is_some() {
             info!(
                 match_id,
@@ -612,6 +611,34 @@ mod tests {
         assert_eq!(send(&p, "(ABORT a)").await.unwrap(), "done");
         assert_eq!(send(&p, &start("c", "white")).await.unwrap(), "ready");
         assert_eq!(p.match_count(), 2);
+    }
+
+    /// STARTs that all pass the first check (none is in yet) and are refused when the
+    /// match goes in must leave no match on the observer: the page showed them live for
+    /// ever.
+    #[tokio::test]
+    async fn starts_refused_at_once_leave_no_match_on_the_observer() {
+        let store = Arc::new(crate::web::store::Store::default());
+        let p = player(1).with_observer(store.clone());
+        let starts: Vec<String> = (0..8).map(|i| start(&format!("r{i}"), "white")).collect();
+        // Each START's first poll checks the room before any is compiled.
+        let replies = futures::future::join_all(starts.iter().map(|s| send(&p, s))).await;
+        let admitted: Vec<String> = replies
+            .iter()
+            .zip(0..)
+            .filter(|(r, _)| r.is_ok())
+            .map(|(_, i)| format!("r{i}"))
+            .collect();
+        assert_eq!(admitted.len(), 1, "{replies:?}");
+        for refused in replies.iter().filter_map(|r| r.as_ref().err()) {
+            assert!(
+                matches!(refused, PlayerError::Busy { max: 1, .. }),
+                "{refused}"
+            );
+        }
+        let shown: Vec<String> = store.list().into_iter().map(|r| r.match_id).collect();
+        assert_eq!(shown, admitted);
+        assert_eq!(p.match_count(), 1);
     }
 
     #[tokio::test]

@@ -143,9 +143,23 @@ impl ServeConfig {
         }
     }
 
-    /// Each match's table, in MiB: an equal share of the total (at least 1).
+    /// Each match's table, in MiB: an equal share of the total, at least 1 since
+    /// [`ServeConfig::check_hash`] refuses a total smaller than that.
     pub fn match_hash_mb(&self) -> usize {
         (self.agent.hash_mb / self.max_matches.max(1)).max(1)
+    }
+
+    /// Refuses a total that cannot give each match its 1 MiB: rounding each share up
+    /// would let the tables together pass `--hash-mb`, which they never may.
+    pub fn check_hash(&self) -> Result<(), ServeError> {
+        let (hash_mb, max_matches) = (self.agent.hash_mb, self.max_matches.max(1));
+        if hash_mb < max_matches {
+            return Err(ServeError::HashBelowMatches {
+                hash_mb,
+                max_matches,
+            });
+        }
+        Ok(())
     }
 
     fn player_config(&self) -> PlayerConfig {
@@ -176,6 +190,12 @@ pub enum ServeError {
     },
     #[error("bad player name {0:?}: it must be one token, without spaces, parentheses or ';'")]
     BadName(String),
+    #[error(
+        "--hash-mb {hash_mb} is less than --max-matches {max_matches}: each match needs a \
+         table of at least 1 MiB, so give --hash-mb {max_matches} or more, or --max-matches \
+         {hash_mb} or fewer"
+    )]
+    HashBelowMatches { hash_mb: usize, max_matches: usize },
     #[error("cannot start the search threads: {0}")]
     Threads(io::Error),
 }
@@ -216,6 +236,7 @@ pub async fn serve(
     if !is_valid_name(&config.name) {
         return Err(ServeError::BadName(config.name));
     }
+    config.check_hash()?;
     let site = Site::with_test_games(config.include_test_games).map_err(ServeError::Threads)?;
     let player = Player::new(config.player_config()).with_observer(site.store.clone());
     let addr = listener
@@ -414,13 +435,45 @@ pub fn app(player: Arc<Player>) -> Router {
 }
 
 /// [`app`] with the web page: `GET /` is the page, its files and API are beside it, and
-/// every other request (`POST /` above all) is GGP's.
+/// `POST /` is GGP's (a POST to any other path too, as [`app`] takes it); any other
+/// request for a path that is not the page's is 404, not 405: no method would do.
 pub fn app_with_page(player: Arc<Player>, site: Arc<Site>, gate: Gate) -> Router {
     let ggp = Router::new()
-        .route("/", get(web::page).fallback(ggp))
-        .fallback(ggp)
+        .route("/", get(web::page).post(ggp).fallback(not_get_or_post))
+        .fallback(elsewhere)
         .with_state(player);
     front(web::router(site).merge(ggp), gate)
+}
+
+/// A method `/` does not take: it is the page's (GET) and GGP's (POST).
+async fn not_get_or_post(method: Method) -> Response {
+    warn!(%method, "neither GET nor POST on /: refused");
+    let mut response = error_reply(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &format!(
+            "{method} is not allowed on /: GET / is the web page, and GGP messages are sent \
+             as POST / with an S-expression body"
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD, POST"));
+    response
+}
+
+/// A path that is neither `/` nor the page's: GGP's when POSTed, else there is nothing.
+async fn elsewhere(player: State<Arc<Player>>, request: axum::extract::Request) -> Response {
+    if request.method() == Method::POST {
+        return ggp(player, request).await;
+    }
+    let path = request.uri().path();
+    debug!(method = %request.method(), path, "no such page");
+    error_reply(
+        StatusCode::NOT_FOUND,
+        &format!(
+            "no such page: {path} (the web page is GET /, and GGP messages are sent as POST /)"
+        ),
+    )
 }
 
 /// The gate, the body limit, the wording of refusals, and `Connection: close`.
@@ -521,10 +574,14 @@ async fn ggp(State(player): State<Arc<Player>>, request: axum::extract::Request)
     let received = Instant::now();
     if request.method() != Method::POST {
         warn!(method = %request.method(), "not a POST: refused");
-        return error_reply(
+        let mut response = error_reply(
             StatusCode::METHOD_NOT_ALLOWED,
             "GGP messages are sent as POST / with an S-expression body",
         );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        return response;
     }
     let body = match tokio::time::timeout(
         READ_TIMEOUT,

@@ -5,13 +5,14 @@
 //! granted, either). Every input is checked; a refusal is a 4xx status with
 //! `{"error": "..."}`.
 
+use std::future::{Ready, ready};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -229,10 +230,36 @@ pub async fn not_found() -> ApiError {
     )
 }
 
-/// A method a path of the API does not take.
-pub async fn wrong_method(method: axum::http::Method) -> ApiError {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        format!("{method} is not taken here: reading is GET, changing is POST with a JSON body"),
-    )
+/// The answer to a method that a route does not take, for the route's fallback (the
+/// framework's own 405 says nothing): what was sent where, and what to send instead,
+/// `methods`, which `Allow` lists too (with HEAD wherever GET is taken). JSON under
+/// `/api/`, one line of text elsewhere.
+pub fn wrong_method(
+    methods: &'static [&'static str],
+) -> impl Fn(Method, Uri) -> Ready<Response> + Clone + Send + Sync + 'static {
+    move |method, uri| {
+        let path = uri.path();
+        let message = format!(
+            "{method} is not allowed on {path}; use {}",
+            methods.join(" or ")
+        );
+        let mut allowed = methods.to_vec();
+        if methods.contains(&"GET") {
+            allowed.push("HEAD");
+        }
+        let mut response = if path.starts_with("/api/") {
+            json_error(StatusCode::METHOD_NOT_ALLOWED, &message)
+        } else {
+            (
+                StatusCode::METHOD_NOT_ALLOWED,
+                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                format!("{message}\n"),
+            )
+                .into_response()
+        };
+        if let Ok(allow) = HeaderValue::from_str(&allowed.join(", ")) {
+            response.headers_mut().insert(header::ALLOW, allow);
+        }
+        ready(response)
+    }
 }

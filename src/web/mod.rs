@@ -29,7 +29,7 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, OnceLock};
 
 use axum::Router;
-use axum::routing::{any, get, post};
+use axum::routing::{MethodRouter, any, get, post};
 
 use host::Host;
 use page_games::{LegalMove, PageGames, PlayError};
@@ -98,27 +98,32 @@ pub async fn page() -> axum::response::Response {
 /// The page's files and API (everything but `GET /`).
 pub fn router(site: Arc<Site>) -> Router {
     Router::new()
-        .route("/app.js", get(assets::script))
-        .route("/style.css", get(assets::style))
-        .route("/favicon.svg", get(assets::icon))
-        .route("/api/matches", get(api::list))
-        .route("/api/matches/{id}", get(api::detail))
+        .route("/app.js", read(get(assets::script)))
+        .route("/style.css", read(get(assets::style)))
+        .route("/favicon.svg", read(get(assets::icon)))
+        .route("/api/matches", read(get(api::list)))
+        .route("/api/matches/{id}", read(get(api::detail)))
         .route(
             "/api/games",
             get(api::game_offers)
                 .post(api::create)
-                .fallback(api::wrong_method),
+                .fallback(api::wrong_method(&["GET", "POST"])),
         )
         .route(
             "/api/games/{id}/moves",
-            post(api::play).fallback(api::wrong_method),
+            post(api::play).fallback(api::wrong_method(&["POST"])),
         )
         .route(
             "/api/games/{id}/resign",
-            post(api::resign).fallback(api::wrong_method),
+            post(api::resign).fallback(api::wrong_method(&["POST"])),
         )
-        .route("/api/events", get(events::stream))
+        .route("/api/events", read(get(events::stream)))
         .route("/api/{*rest}", any(api::not_found))
         .layer(axum::middleware::map_response(assets::secure))
         .with_state(site)
+}
+
+/// A route that is only read: any method but GET (and HEAD) gets a 405 that says so.
+fn read(route: MethodRouter<Arc<Site>>) -> MethodRouter<Arc<Site>> {
+    route.fallback(api::wrong_method(&["GET"]))
 }

@@ -199,7 +199,10 @@ impl Display {
             lines: Mutex::new(lines),
         }));
         let app = Router::new()
-            .route("/", get(web::page))
+            .route(
+                "/",
+                get(web::page).fallback(web::api::wrong_method(&["GET"])),
+            )
             .merge(web::router(site));
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
