@@ -32,7 +32,8 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// Serve as a GGP player: listen for a game controller's HTTP messages (POST /) and
-    /// play every Breakthrough match it starts, several at once if asked.
+    /// play every match it starts (Breakthrough with its engine, any other GDL game by
+    /// tree search), several at once, and serve the web page on the same port.
     Serve(serve::ServeArgs),
     /// Referee one match between GGP players over HTTP, as the real controllers do, or
     /// between two in-process agents in any game; print each move with its time as it is

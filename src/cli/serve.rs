@@ -35,8 +35,9 @@ pub struct ServeArgs {
     eval: Option<&'static str>,
     /// Milliseconds kept back from the play clock: the search stops at receipt time + play
     /// clock - margin. Measured at a 1 s play clock with two matches at once on a 2-core
-    /// machine, replies came at most 12 ms after the search deadline (28 ms with two CPU
-    /// hogs running); the default covers that with room for a LAN. Raise it for a slow
+    /// machine, replies came at most 39 ms after the search deadline (p99 12 ms; with more
+    /// matches than cores and a busy machine, p99 28 ms, max 37 ms); the default covers
+    /// that with room for a LAN. Raise it for a slow
     /// network or a busy machine (see scripts/README.md).
     #[arg(long, default_value_t = server::DEFAULT_MARGIN.as_millis() as u64)]
     margin_ms: u64,
