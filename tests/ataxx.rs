@@ -153,25 +153,5 @@ fn the_referee_plays_the_program_in_its_own_protocol() {
 
 #[test]
 fn help_prints_the_usage_without_waiting_for_a_request() {
-    let run = |arg: &str| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .arg(arg)
-            .output()
-            .unwrap()
-    };
-    for help in ["--help", "-h"] {
-        let out = run(help);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(stdout.starts_with("usage: ataxx "), "{stdout}");
-        assert!(stdout.contains("`identify`"), "{stdout}");
-    }
-    let out = run("--bogus");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).starts_with("usage: ataxx "));
-    assert!(out.stdout.is_empty());
+    crate::common::help_prints_the_usage(env!("CARGO_BIN_EXE_ataxx"), "ataxx");
 }

@@ -127,3 +127,31 @@ pub fn match_ids(list: &serde_json::Value) -> Vec<&str> {
         .map(|all| all.iter().filter_map(|m| m["match_id"].as_str()).collect())
         .unwrap_or_default()
 }
+
+/// A program run once per request (loa6, ataxx): `--help` and `-h` print its usage,
+/// naming the `identify` request, on stdout and succeed at once, without reading a
+/// request; any other argument prints the usage on stderr and fails with 2.
+pub fn help_prints_the_usage(program: &str, name: &str) {
+    let run = |arg: &str| {
+        std::process::Command::new(program)
+            .arg(arg)
+            .output()
+            .unwrap()
+    };
+    let usage = format!("usage: {name} ");
+    for help in ["--help", "-h"] {
+        let out = run(help);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.starts_with(&usage), "{stdout}");
+        assert!(stdout.contains("`identify`"), "{stdout}");
+    }
+    let out = run("--bogus");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with(&usage));
+    assert!(out.stdout.is_empty());
+}
