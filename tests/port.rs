@@ -89,6 +89,15 @@ fn json_error(reply: &str) -> String {
 }
 
 /// A POST with `headers`, of `body`, over HTTP/1.1.
+/// The page's list of matches, asked under the host name `host` (which the player must
+/// accept: 200).
+fn listed_matches(port: u16, host: &str) -> Value {
+    let request = format!("GET /api/matches HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n");
+    let reply = raw("127.0.0.1", port, &request).unwrap();
+    assert_eq!(status_of(&reply), 200, "{reply}");
+    serde_json::from_str(body_of(&reply)).unwrap()
+}
+
 fn post(path: &str, headers: &str, body: &str, port: u16) -> String {
     raw(
         "127.0.0.1",
@@ -188,17 +197,7 @@ fn another_site_and_another_host_name_are_refused_and_controllers_are_not() {
     assert!(reply.contains("(move "), "{reply}");
     // The page, under this player's own names.
     for name in ["localhost", "127.0.0.1"] {
-        let reply = raw(
-            "127.0.0.1",
-            p.port,
-            &format!(
-                "GET /api/matches HTTP/1.1\r\nHost: {name}:{}\r\n\r\n",
-                p.port
-            ),
-        )
-        .unwrap();
-        assert_eq!(status_of(&reply), 200, "{reply}");
-        let list: Value = serde_json::from_str(body_of(&reply)).unwrap();
+        let list = listed_matches(p.port, name);
         assert_eq!(match_ids(&list), ["m1"], "only the controller's match");
     }
 }
@@ -415,16 +414,6 @@ fn concurrent_starts_beyond_max_matches_leave_no_phantom_match() {
         assert_eq!(status_of(reply), 503, "{reply}");
         assert!(body_of(reply).contains("--max-matches"), "{reply}");
     }
-    let reply = raw(
-        "127.0.0.1",
-        p.port,
-        &format!(
-            "GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
-            p.port
-        ),
-    )
-    .unwrap();
-    assert_eq!(status_of(&reply), 200, "{reply}");
-    let list: Value = serde_json::from_str(body_of(&reply)).unwrap();
+    let list = listed_matches(p.port, "127.0.0.1");
     assert_eq!(match_ids(&list), admitted, "{list}");
 }
