@@ -13,6 +13,7 @@
 //! nothing for longer than its clocks allow is freed ([`Player::free_idle`]).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -87,6 +88,21 @@ pub enum PlayerError {
     Crashed { match_id: String },
 }
 
+/// A START's place in the room while its rules compile, given back when dropped: when
+/// the match goes in (under the lock of the matches) or when the START fails.
+struct Place<'a> {
+    opening: &'a AtomicUsize,
+    held: bool,
+}
+
+impl Drop for Place<'_> {
+    fn drop(&mut self) {
+        if self.held {
+            self.opening.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
 /// One match in the table: its session behind its own lock, so that a slow step of one
 /// match holds up no other, and when it was last heard of.
 struct Entry {
@@ -101,6 +117,11 @@ type Session = Arc<Mutex<Box<dyn MatchSession>>>;
 pub struct Player {
     config: PlayerConfig,
     matches: Mutex<HashMap<String, Entry>>,
+    /// STARTs of new matches admitted and still compiling their rules. Each holds a
+    /// place in the room (taken and given back under the lock of `matches`), so that a
+    /// burst of STARTs beyond `max_matches` is refused before any of the extra ones
+    /// compiles its rules.
+    opening: AtomicUsize,
     search: SearchService,
     /// Told about every match (the web page), if anyone watches.
     observer: Option<Arc<dyn Observer>>,
@@ -112,6 +133,7 @@ impl Player {
         Player {
             config,
             matches: Mutex::new(HashMap::new()),
+            opening: AtomicUsize::new(0),
             search,
             observer: None,
         }
@@ -165,7 +187,14 @@ impl Player {
                 info!(match_id, "match aborted");
                 Ok("done".to_owned())
             }
-            Request::Info => Ok(format!("((name {}) (status available))", self.config.name)),
+            Request::Info => {
+                // ggp-base's match server schedules only players that say `available`:
+                // a player with no room says `busy` rather than refuse the START.
+                let full = self.matches().len() + self.opening.load(Ordering::Relaxed)
+                    >= self.config.max_matches;
+                let status = if full { "busy" } else { "available" };
+                Ok(format!("((name {}) (status {status}))", self.config.name))
+            }
             Request::Preview { .. } => Ok("ready".to_owned()),
         }
     }
@@ -257,7 +286,7 @@ impl Player {
     ) -> Result<String, PlayerError> {
         // Refused before the rules are compiled, and checked again when the match goes in.
         self.free_idle(Instant::now());
-        self.check_room(&self.matches(), &match_id)?;
+        let place = self.take_place(&match_id)?;
         let agent = self.config.agent;
         let ponders = self.config.ponder;
         // The start clock's preparation ends a margin before the controller's deadline.
@@ -294,6 +323,7 @@ impl Player {
         // for the match can only be reported after its start.
         let replaced = {
             let mut matches = self.matches();
+            drop(place);
             self.check_room(&matches, &match_id)?;
             if let (Some(observer), Some(snapshot)) = (&self.observer, snapshot) {
                 observer.started(&match_id, snapshot, start_clock, play_clock, model);
@@ -347,14 +377,30 @@ impl Player {
         }
     }
 
-    /// Refuses a START of a new match when `max_matches` are in progress.
+    /// A place in the room for a START of `match_id` while its rules compile; none is
+    /// needed for a new START of a match in progress, which replaces it.
+    fn take_place(&self, match_id: &str) -> Result<Place<'_>, PlayerError> {
+        let matches = self.matches();
+        self.check_room(&matches, match_id)?;
+        let held = !matches.contains_key(match_id);
+        if held {
+            self.opening.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(Place {
+            opening: &self.opening,
+            held,
+        })
+    }
+
+    /// Refuses a START of a new match when `max_matches` are in progress or starting.
     fn check_room(
         &self,
         matches: &HashMap<String, Entry>,
         match_id: &str,
     ) -> Result<(), PlayerError> {
         let max = self.config.max_matches;
-        if matches.len() >= max && !matches.contains_key(match_id) {
+        let taken = matches.len() + self.opening.load(Ordering::Relaxed);
+        if taken >= max && !matches.contains_key(match_id) {
             warn!(match_id, max, "too many matches at once: START refused");
             return Err(PlayerError::Busy {
                 match_id: match_id.to_owned(),
@@ -613,15 +659,61 @@ mod tests {
         assert_eq!(p.match_count(), 2);
     }
 
-    /// STARTs that all pass the first check (none is in yet) and are refused when the
-    /// match goes in must leave no match on the observer: the page showed them live for
-    /// ever.
+    #[tokio::test]
+    async fn info_says_busy_while_there_is_no_room_for_a_match() {
+        let p = player(1);
+        assert_eq!(
+            send(&p, "(INFO)").await.unwrap(),
+            "((name t) (status available))"
+        );
+        assert_eq!(send(&p, &start("a", "white")).await.unwrap(), "ready");
+        assert_eq!(
+            send(&p, "(INFO)").await.unwrap(),
+            "((name t) (status busy))"
+        );
+        assert_eq!(send(&p, "(ABORT a)").await.unwrap(), "done");
+        let place = p.take_place("b").unwrap();
+        assert_eq!(
+            send(&p, "(INFO)").await.unwrap(),
+            "((name t) (status busy))"
+        );
+        drop(place);
+        assert_eq!(
+            send(&p, "(INFO)").await.unwrap(),
+            "((name t) (status available))"
+        );
+    }
+
+    /// A START holds its place while its rules compile: a burst of STARTs beyond the
+    /// room is refused before the extra ones compile anything (each used to compile its
+    /// rules and only then be refused).
+    #[test]
+    fn a_start_holds_its_place_in_the_room_while_its_rules_compile() {
+        let p = player(2);
+        let a = p.take_place("a").unwrap();
+        let b = p.take_place("b").unwrap();
+        let refused = p.take_place("c").err().unwrap();
+        assert!(
+            matches!(refused, PlayerError::Busy { max: 2, .. }),
+            "{refused}"
+        );
+        // A failed START gives its place back.
+        drop(a);
+        let c = p.take_place("c").unwrap();
+        assert!(p.take_place("d").is_err());
+        drop((b, c));
+        assert_eq!(p.opening.load(Ordering::Relaxed), 0);
+    }
+
+    /// STARTs sent at once beyond the room must leave no match on the observer: those
+    /// refused once compiled were shown live on the page for ever.
     #[tokio::test]
     async fn starts_refused_at_once_leave_no_match_on_the_observer() {
         let store = Arc::new(crate::web::store::Store::default());
         let p = player(1).with_observer(store.clone());
         let starts: Vec<String> = (0..8).map(|i| start(&format!("r{i}"), "white")).collect();
-        // Each START's first poll checks the room before any is compiled.
+        // Each START's first poll takes a place in the room or is refused, before any
+        // compiles its rules.
         let replies = futures::future::join_all(starts.iter().map(|s| send(&p, s))).await;
         let admitted: Vec<String> = replies
             .iter()
