@@ -39,6 +39,12 @@ pub const RESULTS: Kind = Kind {
     what: "results",
     cap: 4 << 30,
 };
+/// What a course program reads in its directory: `halma`'s `input.txt` (a few hundred
+/// bytes) and its own notes beside it (a few KB).
+pub const PROGRAM_INPUT: Kind = Kind {
+    what: "program input",
+    cap: 1 << 20,
+};
 /// The longest line of a records or results file: a recorded position is a few hundred
 /// bytes, a match record a few KB.
 pub const MAX_RECORD_LINE: u64 = 1 << 20;

@@ -289,7 +289,17 @@ fn malformed_input_gets_one_stderr_line_a_failure_and_no_output() {
     std::fs::remove_file(dir.join("input.txt")).unwrap();
     let out = run_in(&dir, &[]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read input.txt"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read ./input.txt"));
+    // An input.txt that never ends is read only up to a cap, and refused in one line.
+    std::os::unix::fs::symlink("/dev/zero", dir.join("input.txt")).unwrap();
+    let out = run_in(&dir, &[]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.trim(),
+        "halma: ./input.txt is longer than 1 MiB, the most read of a program input file"
+    );
+    assert!(!dir.join("output.txt").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -370,6 +370,27 @@ fn the_display_ends_with_its_input() {
     }
 }
 
+/// An input that is not commands (here an endless line of zero bytes) ends the run with
+/// one clear error, instead of filling the memory.
+#[test]
+fn an_input_that_is_not_commands_is_refused_in_one_line() {
+    let refusal = "loa: a line of the input is longer than 4096 bytes: it is not commands";
+    let out = Command::new(env!("CARGO_BIN_EXE_loa"))
+        .arg("/dev/zero")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).trim(), refusal);
+    // The same with the page, whose input comes through another thread.
+    let out = Command::new(env!("CARGO_BIN_EXE_loa"))
+        .args(["--display", "--port", "0", "/dev/zero"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().last(), Some(refusal), "{stderr}");
+}
+
 /// `loa --java-shim DIR` writes a `java` that runs the course's `java -ea loa.Main ARGS`
 /// as this program: with DIR first on PATH, a course script's own command line gives
 /// exactly the output the built program gives.

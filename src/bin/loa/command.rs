@@ -2,7 +2,30 @@
 //! arguments ignored, blank lines and `#` comments (so the harness's `#*` lines too) do
 //! nothing.
 
+use std::io::{self, BufRead, Read};
+
 use ggp_player::games::loa::Side;
+
+/// The longest line read as a command: a command is a few dozen bytes, so a longer line
+/// means the input is not commands (a binary file, `/dev/zero`), and it ends the run
+/// rather than fill the memory.
+pub const MAX_LINE: usize = 4096;
+
+/// Reads the next line of `input` into `line` (cleared first), its newline kept: `false`
+/// at the end of the input, an error for a line longer than [`MAX_LINE`].
+pub fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
+    line.clear();
+    if Read::take(&mut *input, MAX_LINE as u64 + 1).read_until(b'\n', line)? == 0 {
+        return Ok(false);
+    }
+    if line.strip_suffix(b"\n").unwrap_or(line).len() > MAX_LINE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a line of the input is longer than {MAX_LINE} bytes: it is not commands"),
+        ));
+    }
+    Ok(true)
+}
 
 /// What goes on a square in `set`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +149,26 @@ fn shorten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_read_up_to_the_longest_command_line() {
+        let mut text = b"new\r\ndump".to_vec();
+        let mut input = io::Cursor::new(text.clone());
+        let mut line = Vec::new();
+        assert!(read_line(&mut input, &mut line).unwrap());
+        assert_eq!(line, b"new\r\n");
+        assert!(read_line(&mut input, &mut line).unwrap());
+        assert_eq!(line, b"dump");
+        assert!(!read_line(&mut input, &mut line).unwrap());
+        // A line of MAX_LINE bytes is read; one byte more is an error, newline or not.
+        text = vec![b' '; MAX_LINE];
+        text.push(b'\n');
+        assert!(read_line(&mut io::Cursor::new(text.clone()), &mut line).unwrap());
+        text.insert(0, b' ');
+        let e = read_line(&mut io::Cursor::new(text), &mut line).unwrap_err();
+        assert!(e.to_string().contains("longer than 4096 bytes"), "{e}");
+        assert!(read_line(&mut io::BufReader::new(io::repeat(0)), &mut line).is_err());
+    }
 
     #[test]
     fn words_are_read_in_any_case_and_extra_arguments_are_ignored() {

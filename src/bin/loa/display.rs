@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::routing::get;
 
+use super::command;
 use ggp_player::game::{self, Game, Outcome};
 use ggp_player::games::loa::{Loa, Side};
 use ggp_player::web::host::Host;
@@ -26,6 +27,9 @@ use ggp_player::web::{self, Site};
 pub enum Line {
     Text(Vec<u8>),
     End,
+    /// The typed input could not be read (a line too long to be a command): the
+    /// session ends with this error, as it would without the page.
+    Failed(String),
 }
 
 /// The session's input when the page may add moves: lines from a channel, read as a
@@ -68,6 +72,11 @@ impl BufRead for Lines {
         if self.at == self.line.len() && !self.ended {
             match self.from.recv() {
                 Ok(Line::Text(text)) => (self.line, self.at) = (text, 0),
+                Ok(Line::Failed(error)) => {
+                    (self.line, self.at) = (Vec::new(), 0);
+                    self.ended = true;
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, error));
+                }
                 Ok(Line::End) | Err(_) => {
                     (self.line, self.at) = (Vec::new(), 0);
                     self.ended = true;
@@ -86,10 +95,13 @@ impl BufRead for Lines {
 pub fn forward(mut input: impl BufRead, to: mpsc::Sender<Line>) {
     let mut line = Vec::new();
     loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
+        match command::read_line(&mut input, &mut line) {
+            Ok(false) => break,
+            Err(e) => {
+                let _ = to.send(Line::Failed(e.to_string()));
+                return;
+            }
+            Ok(true) => {
                 if to.send(Line::Text(line.clone())).is_err() {
                     return;
                 }

@@ -115,8 +115,7 @@ impl<W: Write, E: Write> Session<W, E> {
             let prompt = text::prompt(self.playing, self.board.side_to_move());
             write!(self.out, "{prompt}")?;
             self.out.flush()?;
-            line.clear();
-            if input.read_until(b'\n', &mut line)? == 0 {
+            if !command::read_line(&mut input, &mut line)? {
                 writeln!(self.out)?;
                 self.out.flush()?;
                 return Ok(Ending::Quit);

@@ -10,6 +10,7 @@ use super::eval::{Race, way_left};
 use super::protocol::{EXAMPLES, Input, Mode};
 use super::{Halma, Move, MoveList, playdata};
 use crate::game::{Game, MoveBuffer};
+use crate::input_file;
 use crate::search::cpu::{CpuLimit, process_time};
 use crate::search::{self, Limits, Options, Table};
 
@@ -46,8 +47,7 @@ pub struct Played {
 pub fn play(dir: &Path) -> Result<Played, String> {
     // An answer left from an earlier run must not pass for this one's.
     let _ = std::fs::remove_file(dir.join(OUTPUT));
-    let text = std::fs::read_to_string(dir.join(INPUT))
-        .map_err(|e| format!("cannot read {INPUT}: {e}"))?;
+    let text = input_file::read_to_string(&dir.join(INPUT), input_file::PROGRAM_INPUT)?;
     let input = Input::parse(&text).map_err(|e| format!("{INPUT}: {e}"))?;
     let position = &input.position;
     let side = position.side_to_move();
@@ -153,7 +153,8 @@ fn searched(
 
 /// The nodes per CPU second `calibration.txt` in `dir` records, if it is there and sound.
 fn read_calibration(dir: &Path) -> Option<f64> {
-    let text = std::fs::read_to_string(dir.join(CALIBRATION)).ok()?;
+    let text =
+        input_file::read_to_string(&dir.join(CALIBRATION), input_file::PROGRAM_INPUT).ok()?;
     let value = text.trim().strip_prefix("nodes_per_second")?.trim();
     value
         .parse::<f64>()

@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use super::Side;
+use crate::input_file;
 
 pub const FILE: &str = "playdata.txt";
 const HEADER: &str = "halma-playdata 1";
@@ -16,7 +17,7 @@ const KEEP: usize = 1000;
 
 /// The positions recorded for `side` in `dir`'s `playdata.txt`, oldest first.
 pub fn read(dir: &Path, side: Side) -> Vec<u64> {
-    let Ok(text) = std::fs::read_to_string(dir.join(FILE)) else {
+    let Ok(text) = input_file::read_to_string(&dir.join(FILE), input_file::PROGRAM_INPUT) else {
         return Vec::new();
     };
     let mut lines = text.lines().map(str::trim);
