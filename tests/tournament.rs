@@ -116,10 +116,16 @@ async fn results_are_saved_and_a_resumed_run_plays_only_the_missing_games() {
     std::fs::write(&path, "not json\n").unwrap();
     let mut broken = config(path.clone(), 1);
     broken.resume = true;
-    assert!(matches!(
-        tournament::run(&broken, &sizes()).await,
-        Err(TournamentError::Results { .. })
-    ));
+    let refused = tournament::run(&broken, &sizes()).await.err().unwrap();
+    assert!(matches!(refused, TournamentError::Results { .. }));
+    // Named once, with the line.
+    let message = refused.to_string();
+    let name = path.display().to_string();
+    assert_eq!(message.matches(&name).count(), 1, "{message}");
+    assert!(
+        message.starts_with(&format!("results file {name} line 1: ")),
+        "{message}"
+    );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "not json\n");
     let _ = std::fs::remove_file(&path);
 }

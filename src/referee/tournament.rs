@@ -236,7 +236,8 @@ pub(super) struct Game {
 pub enum TournamentError {
     #[error("{0}")]
     Config(String),
-    #[error("results file {path}: {error}")]
+    /// The results file cannot be read or written; `error` names it.
+    #[error("{error}")]
     Results { path: PathBuf, error: String },
     #[error("{0}")]
     Player(String),
@@ -299,8 +300,11 @@ pub fn read_results(path: &Path) -> Result<Vec<MatchRecord>, TournamentError> {
         input_file::MAX_RECORD_LINE,
         |number, line| {
             if !line.trim().is_empty() {
-                records
-                    .push(serde_json::from_str(line).map_err(|e| format!("line {number}: {e}"))?);
+                records.push(
+                    serde_json::from_str(line).map_err(|e| {
+                        format!("results file {} line {number}: {e}", path.display())
+                    })?,
+                );
             }
             Ok(())
         },
@@ -581,7 +585,7 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
         .open(&config.results)
         .map_err(|e| TournamentError::Results {
             path: config.results.clone(),
-            error: e.to_string(),
+            error: format!("cannot write {}: {e}", config.results.display()),
         })?;
     let venue = Venue::open(config, arena).await?;
 
@@ -633,7 +637,10 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
                 let line = serde_json::to_string(&record).expect("records serialise") + "\n";
                 out.write_all(line.as_bytes())
                     .and_then(|_| out.flush())
-                    .map_err(|e| TournamentError::Results { path: config.results.clone(), error: e.to_string() })?;
+                    .map_err(|e| TournamentError::Results {
+                        path: config.results.clone(),
+                        error: format!("cannot write {}: {e}", config.results.display()),
+                    })?;
                 tally_sprt(&mut sprt_wdl, &record, &names);
                 records.push(record);
                 verdict = config.sprt.map(|s| s.verdict(&sprt_wdl));
