@@ -122,7 +122,7 @@ def write_table(args, done):
                 lines.append(f"| {board} | {variant} | not yet tried | | | | |")
                 continue
             if r["value"] is None:
-                why = reason(r)
+                why = reason(r, done)
                 lines.append(f"| {board} | {variant} | {why} | | | | |")
             else:
                 note = f" ({r['note']})" if r.get("note") else ""
@@ -177,14 +177,18 @@ def main():
     print(f"{solved_count(done)} of {len(done)} boards solved; table: {args.out}")
 
 
-def reason(r):
+def reason(r, done):
     """Why an unsolved row has no value, in words: a board skipped names the smaller
-    board left unsolved at the same budget (which a longer run may have solved since)."""
+    board left unsolved at the same budget, and says so if a longer run solved it since."""
     smaller = r.get("not_tried_for")
     if smaller is None and r.get("why", "").startswith("not tried: "):
         smaller = r["why"].split()[2]  # records written as "not tried: WxH is unsolved"
     if smaller is not None:
-        return f"not tried: {smaller} unsolved within {r['budget']:g} s"
+        why = f"not tried: {smaller} unsolved within {r['budget']:g} s"
+        since = done.get((smaller, r["variant"]))
+        if since is not None and since["value"] is not None:
+            why += f" (solved since, in {since['seconds']:,.0f} s: this board is worth a longer run)"
+        return why
     return r.get("why", f"unsolved within {r['budget']:g} s")
 
 
