@@ -14,6 +14,7 @@ use ggp_player::games::breakthrough::verify::verify;
 use ggp_player::games::breakthrough::{Board, BoardSize, Variant};
 use ggp_player::gdl::Gdl;
 use ggp_player::player::engine::EngineSession;
+use ggp_player::player::server::ServeConfig;
 use ggp_player::player::session::{MatchSession, StartError};
 use ggp_player::player::start::open;
 use ggp_player::sexpr::Sexpr;
@@ -212,9 +213,15 @@ fn role_order_and_argument_order_are_found_from_play() {
 }
 
 /// START to `ready` is recognition plus verification plus the session: time it on every
-/// size, course and scrambled. A sanity bound only; docs/measurements.md reports release numbers.
+/// size, course and scrambled, with the table a match gets from `serve`'s defaults (its
+/// share of `--hash-mb` among `--max-matches`), which the session writes at START. A
+/// sanity bound only; docs/measurements.md reports release numbers.
 #[test]
 fn start_with_recognition_and_verification_is_quick_on_every_size() {
+    let served = AgentConfig {
+        hash_mb: ServeConfig::default().match_hash_mb(),
+        ..AgentConfig::default()
+    };
     let mut times = Vec::new();
     for (i, size) in BoardSize::all().enumerate() {
         let course = breakthrough_rules_variant(size, Variant::Course);
@@ -222,7 +229,7 @@ fn start_with_recognition_and_verification_is_quick_on_every_size() {
         let (scrambled, names) = scramble(&course, i as u64);
         for (rules, role) in [(&course, "white"), (&scrambled, names["white"].as_str())] {
             let started = Instant::now();
-            opened(rules, role).unwrap();
+            opened_with(rules, role, served).unwrap();
             let took = started.elapsed();
             assert!(took < Duration::from_secs(5), "{size}: {took:?}");
             times.push((took, size));
@@ -296,7 +303,7 @@ fn broken_rules_never_panic_and_never_trust_the_engine_wrongly() {
         };
         *outcomes.entry(outcome).or_insert(0) += 1;
         if let Some(role) = names.get("white")
-            && let Ok(s) = opened(&rules, role)
+            && let Ok(s) = opened_with(&rules, role, small_table())
             && s.model() == "engine"
         {
             assert_eq!(outcome, "verified", "dropped {}", full[drop]);

@@ -305,16 +305,20 @@ fn alphabeta_beats_random_with_both_colours() {
     let mut games = 0u32;
     for seed in 0..6 {
         for size in ["5x5", "6x6"] {
+            // Small tables: a depth-3 search fills little, and writing the default
+            // 256 MiB for each of 24 agents was most of the test's time.
             let mut engine = Agent::new::<Breakthrough>(AgentConfig {
                 kind: AgentKind::Alphabeta,
                 eval: Some("improved"),
                 seed: Some(seed),
+                hash_mb: 4,
                 ..AgentConfig::default()
             });
             let mut random = Agent::new::<Breakthrough>(AgentConfig {
                 kind: AgentKind::Random,
                 eval: Some("baseline"),
                 seed: Some(seed),
+                hash_mb: 1,
                 ..AgentConfig::default()
             });
             score += play_game(size, &mut engine, &mut random, &limits)[0] as u32;

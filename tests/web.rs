@@ -66,7 +66,21 @@ async fn open_player_page() -> (
     Page,
     Errors,
 ) {
-    let (addr, stop) = start_player(100).await;
+    open_player_page_with_margin(100).await
+}
+
+/// The same, with the player's margin `margin_ms`: a larger one leaves less time to
+/// search each move, where the test is not about the moves.
+async fn open_player_page_with_margin(
+    margin_ms: u64,
+) -> (
+    String,
+    tokio::sync::oneshot::Sender<()>,
+    Chromium,
+    Page,
+    Errors,
+) {
+    let (addr, stop) = start_player(margin_ms).await;
     let chromium = Chromium::launch().await;
     let (page, errors) = chromium.open(&format!("http://{addr}/")).await;
     (addr, stop, chromium, page, errors)
@@ -1943,7 +1957,8 @@ async fn the_classic_games_are_drawn_as_boards_and_tracks() {
     else {
         return;
     };
-    let (addr, _stop, chromium, page, errors) = open_player_page().await;
+    // 100 ms of search a move at the 1 s play clock: the drawing is tested, not the play.
+    let (addr, _stop, chromium, page, errors) = open_player_page_with_margin(900).await;
     let board_of = r#"(() => {
         const b = document.getElementById('board');
         const rows = [...b.querySelectorAll('tr')].filter(r => r.querySelector('td'));
