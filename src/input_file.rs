@@ -58,8 +58,12 @@ fn size(cap: u64) -> String {
     }
 }
 
+fn cannot_read(path: &Path, e: std::io::Error) -> String {
+    format!("cannot read {}: {e}", path.display())
+}
+
 fn open(path: &Path) -> Result<File, String> {
-    File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    File::open(path).map_err(|e| cannot_read(path, e))
 }
 
 fn too_long(path: &Path, kind: Kind) -> String {
@@ -79,7 +83,7 @@ pub fn read_to_string(path: &Path, kind: Kind) -> Result<String, String> {
         // One byte past the cap, so that an overlong file is told apart.
         .take(kind.cap + 1)
         .read_to_string(&mut text)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        .map_err(|e| cannot_read(path, e))?;
     if text.len() as u64 > kind.cap {
         return Err(too_long(path, kind));
     }
@@ -103,7 +107,7 @@ pub fn for_each_line(
         let n = (&mut input)
             .take(max_line + 1)
             .read_until(b'\n', &mut line)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            .map_err(|e| cannot_read(path, e))?;
         if n == 0 {
             break;
         }

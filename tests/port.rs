@@ -88,7 +88,6 @@ fn json_error(reply: &str) -> String {
         .to_owned()
 }
 
-/// A POST with `headers`, of `body`, over HTTP/1.1.
 /// The page's list of matches, asked under the host name `host` (which the player must
 /// accept: 200).
 fn listed_matches(port: u16, host: &str) -> Value {
@@ -98,6 +97,7 @@ fn listed_matches(port: u16, host: &str) -> Value {
     serde_json::from_str(body_of(&reply)).unwrap()
 }
 
+/// A POST with `headers`, of `body`, over HTTP/1.1.
 fn post(path: &str, headers: &str, body: &str, port: u16) -> String {
     raw(
         "127.0.0.1",

@@ -92,14 +92,11 @@ pub enum PlayerError {
 /// the match goes in (under the lock of the matches) or when the START fails.
 struct Place<'a> {
     opening: &'a AtomicUsize,
-    held: bool,
 }
 
 impl Drop for Place<'_> {
     fn drop(&mut self) {
-        if self.held {
-            self.opening.fetch_sub(1, Ordering::Relaxed);
-        }
+        self.opening.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -190,9 +187,11 @@ impl Player {
             Request::Info => {
                 // ggp-base's match server schedules only players that say `available`:
                 // a player with no room says `busy` rather than refuse the START.
-                let full = self.matches().len() + self.opening.load(Ordering::Relaxed)
-                    >= self.config.max_matches;
-                let status = if full { "busy" } else { "available" };
+                let status = if self.is_full(&self.matches()) {
+                    "busy"
+                } else {
+                    "available"
+                };
                 Ok(format!("((name {}) (status {status}))", self.config.name))
             }
             Request::Preview { .. } => Ok("ready".to_owned()),
@@ -377,30 +376,33 @@ impl Player {
         }
     }
 
-    /// A place in the room for a START of `match_id` while its rules compile; none is
-    /// needed for a new START of a match in progress, which replaces it.
-    fn take_place(&self, match_id: &str) -> Result<Place<'_>, PlayerError> {
+    /// A place in the room for a START of `match_id` while its rules compile; none
+    /// (`None`) for a new START of a match in progress, which replaces it.
+    fn take_place(&self, match_id: &str) -> Result<Option<Place<'_>>, PlayerError> {
         let matches = self.matches();
         self.check_room(&matches, match_id)?;
-        let held = !matches.contains_key(match_id);
-        if held {
-            self.opening.fetch_add(1, Ordering::Relaxed);
+        if matches.contains_key(match_id) {
+            return Ok(None);
         }
-        Ok(Place {
+        self.opening.fetch_add(1, Ordering::Relaxed);
+        Ok(Some(Place {
             opening: &self.opening,
-            held,
-        })
+        }))
     }
 
-    /// Refuses a START of a new match when `max_matches` are in progress or starting.
+    /// Whether `max_matches` matches are in progress or starting.
+    fn is_full(&self, matches: &HashMap<String, Entry>) -> bool {
+        matches.len() + self.opening.load(Ordering::Relaxed) >= self.config.max_matches
+    }
+
+    /// Refuses a START of a new match when there is no room for it.
     fn check_room(
         &self,
         matches: &HashMap<String, Entry>,
         match_id: &str,
     ) -> Result<(), PlayerError> {
         let max = self.config.max_matches;
-        let taken = matches.len() + self.opening.load(Ordering::Relaxed);
-        if taken >= max && !matches.contains_key(match_id) {
+        if self.is_full(matches) && !matches.contains_key(match_id) {
             warn!(match_id, max, "too many matches at once: START refused");
             return Err(PlayerError::Busy {
                 match_id: match_id.to_owned(),

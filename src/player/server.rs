@@ -448,17 +448,13 @@ pub fn app_with_page(player: Arc<Player>, site: Arc<Site>, gate: Gate) -> Router
 /// A method `/` does not take: it is the page's (GET) and GGP's (POST).
 async fn not_get_or_post(method: Method) -> Response {
     warn!(%method, "neither GET nor POST on /: refused");
-    let mut response = error_reply(
-        StatusCode::METHOD_NOT_ALLOWED,
+    method_not_allowed(
         &format!(
             "{method} is not allowed on /: GET / is the web page, and GGP messages are sent \
              as POST / with an S-expression body"
         ),
-    );
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD, POST"));
-    response
+        "GET, HEAD, POST",
+    )
 }
 
 /// A path that is neither `/` nor the page's: GGP's when POSTed, else there is nothing.
@@ -574,14 +570,10 @@ async fn ggp(State(player): State<Arc<Player>>, request: axum::extract::Request)
     let received = Instant::now();
     if request.method() != Method::POST {
         warn!(method = %request.method(), "not a POST: refused");
-        let mut response = error_reply(
-            StatusCode::METHOD_NOT_ALLOWED,
+        return method_not_allowed(
             "GGP messages are sent as POST / with an S-expression body",
+            "POST",
         );
-        response
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("POST"));
-        return response;
     }
     let body = match tokio::time::timeout(
         READ_TIMEOUT,
@@ -654,6 +646,15 @@ fn is_length_limit(e: &axum::Error) -> bool {
 }
 
 /// A 4xx reply with a one-line plain-text message.
+/// A 405 saying `message`, its `Allow` header the methods that would do.
+fn method_not_allowed(message: &str, allow: &'static str) -> Response {
+    let mut response = error_reply(StatusCode::METHOD_NOT_ALLOWED, message);
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
+    response
+}
+
 fn error_reply(status: StatusCode, message: &str) -> Response {
     let line: String = message
         .chars()

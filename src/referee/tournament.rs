@@ -236,9 +236,9 @@ pub(super) struct Game {
 pub enum TournamentError {
     #[error("{0}")]
     Config(String),
-    /// The results file cannot be read or written; `error` names it.
-    #[error("{error}")]
-    Results { path: PathBuf, error: String },
+    /// The results file cannot be read or written; the message names it.
+    #[error("{0}")]
+    Results(String),
     #[error("{0}")]
     Player(String),
 }
@@ -284,10 +284,6 @@ pub(super) fn schedule(config: &TournamentConfig, conditions: usize) -> Vec<Game
 
 /// Reads the records of an earlier run (one JSON object per line).
 pub fn read_results(path: &Path) -> Result<Vec<MatchRecord>, TournamentError> {
-    let err = |error: String| TournamentError::Results {
-        path: path.to_path_buf(),
-        error,
-    };
     if let Err(e) = std::fs::metadata(path)
         && e.kind() == std::io::ErrorKind::NotFound
     {
@@ -309,8 +305,12 @@ pub fn read_results(path: &Path) -> Result<Vec<MatchRecord>, TournamentError> {
             Ok(())
         },
     )
-    .map_err(err)?;
+    .map_err(TournamentError::Results)?;
     Ok(records)
+}
+
+fn cannot_write(path: &Path, e: std::io::Error) -> TournamentError {
+    TournamentError::Results(format!("cannot write {}: {e}", path.display()))
 }
 
 /// Refuses a configuration that cannot be played in `arena`: too few or duplicate
@@ -583,10 +583,7 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
         .create(true)
         .append(true)
         .open(&config.results)
-        .map_err(|e| TournamentError::Results {
-            path: config.results.clone(),
-            error: format!("cannot write {}: {e}", config.results.display()),
-        })?;
+        .map_err(|e| cannot_write(&config.results, e))?;
     let venue = Venue::open(config, arena).await?;
 
     let bar = if config.progress {
@@ -637,10 +634,7 @@ pub async fn run(config: &TournamentConfig, arena: &Arena) -> Result<Outcome, To
                 let line = serde_json::to_string(&record).expect("records serialise") + "\n";
                 out.write_all(line.as_bytes())
                     .and_then(|_| out.flush())
-                    .map_err(|e| TournamentError::Results {
-                        path: config.results.clone(),
-                        error: format!("cannot write {}: {e}", config.results.display()),
-                    })?;
+                    .map_err(|e| cannot_write(&config.results, e))?;
                 tally_sprt(&mut sprt_wdl, &record, &names);
                 records.push(record);
                 verdict = config.sprt.map(|s| s.verdict(&sprt_wdl));
